@@ -10,7 +10,7 @@ from .dice import DiceRandom, face_counts, roll_dice
 from .errors import IllegalMove, InvalidOptions, UnknownCategory
 from .i18n import gettext_noop as _
 from .options import TableOptions
-from .rulesets import RuleSet, get_ruleset
+from .rulesets import get_ruleset
 from .state import MAX_PLAYERS_PER_SCORECARD, MAX_SCORECARDS, GameState, Scorecard
 
 MAX_ROLLS = 3
