@@ -1,0 +1,92 @@
+"""Tiny typed readers for settings from environment variables.
+
+Each fails loudly, naming the variable, when a value is malformed or a required
+one is missing: a misconfigured server should not start.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        if default is None:
+            raise ImproperlyConfigured(f"Set the environment variable {name}.")
+        return default
+    return value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """Comma-separated values; required when ``default`` is None."""
+    value = os.environ.get(name)
+    if value is None:
+        if default is None:
+            raise ImproperlyConfigured(f"Set the environment variable {name}.")
+        return default
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(f"{name} must list at least one value, comma-separated.")
+    return items
+
+
+def database_from_url(name: str, url: str) -> dict[str, object]:
+    """A Django DATABASES entry from ``postgres://user:password@host:port/dbname``
+    or ``sqlite:///path``."""
+    parts = urlsplit(url)
+    if parts.scheme in {"postgres", "postgresql"}:
+        if not parts.path.strip("/"):
+            raise ImproperlyConfigured(f"{name} must name a database: postgres://host/dbname.")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} has a malformed port.") from None
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.lstrip("/")),
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port or ""),
+        }
+    if parts.scheme == "sqlite":
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": parts.path}
+    raise ImproperlyConfigured(
+        f"{name} must start with postgres:// or sqlite://, not {parts.scheme or url!r}."
+    )
+
+
+def redis_url(name: str, url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in {"redis", "rediss"} or not parts.hostname:
+        raise ImproperlyConfigured(f"{name} must look like redis://host:6379/0.")
+    return url
