@@ -1,0 +1,146 @@
+"""Rows for games, seats, score entries and the event log; engine state in and out.
+
+The engine's ``GameState`` is the truth during play and lives in ``Game.state``;
+``ScoreEntry`` and ``GameEvent`` rows are written beside it so that history and
+review pages can query and replay games without unpacking every state.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import GameState, TableOptions
+
+
+def new_game_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_seat_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    code = models.CharField(max_length=16, unique=True, default=new_game_code)
+    ruleset = models.CharField(max_length=20)
+    options = models.JSONField(default=dict)
+    state = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    version = models.PositiveIntegerField(default=0)
+    public = models.BooleanField(default=True)
+    coach = models.BooleanField(default=False)
+    host_browser = models.CharField(max_length=64)
+    next_game = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_game"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-finished_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.code}"
+
+    @property
+    def table_options(self) -> TableOptions:
+        return TableOptions.from_dict(self.options)
+
+    def engine_state(self) -> GameState | None:
+        return GameState.from_dict(self.state) if self.state else None
+
+
+class Seat(models.Model):
+    class Kind(models.TextChoices):
+        LOCAL = "local", _("At this screen")
+        REMOTE = "remote", _("Invited friend")
+        BOT = "bot", _("Computer")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()  # order at the table
+    team = models.PositiveSmallIntegerField(null=True, blank=True)  # team tables only
+    player_index = models.PositiveSmallIntegerField(null=True, blank=True)  # set at start
+    name = models.CharField(max_length=40, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    bot_level = models.CharField(max_length=12, blank=True)
+    token = models.CharField(max_length=40, unique=True, default=new_seat_token)
+    browser_id = models.CharField(max_length=64, blank=True)  # the browser holding it
+    claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"seat {self.position + 1}"
+
+    @property
+    def is_open(self) -> bool:
+        """An invitation nobody has taken yet."""
+        return self.kind == self.Kind.REMOTE and self.claimed_at is None
+
+
+class ScoreEntry(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="score_entries")
+    scorecard = models.PositiveSmallIntegerField()
+    category = models.CharField(max_length=20)
+    points = models.SmallIntegerField()
+    seat = models.ForeignKey(Seat, null=True, on_delete=models.SET_NULL)
+    turn = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "scorecard", "category"], name="one_entry_per_category"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category}: {self.points}"
+
+
+class GameEvent(models.Model):
+    """One step of the game log, stamped with the game version its action produced.
+
+    An action may log more than one step (a score followed by the automatic first
+    roll of the next turn); the log replays in ``id`` order.
+    """
+
+    class Kind(models.TextChoices):
+        CREATE = "create"
+        JOIN = "join"
+        LEAVE = "leave"
+        START = "start"
+        ROLL = "roll"
+        HOLD = "hold"
+        DECLARE = "declare"
+        SCORE = "score"
+        SKIP = "skip"
+        REMOVE = "remove"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "version"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} at version {self.version}"

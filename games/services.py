@@ -1,0 +1,337 @@
+"""The actions of the site, one transaction each.
+
+Every action locks its game row (``select_for_update``; on SQLite the immediate
+transaction already serialises writers), checks the version the client saw, runs
+the engine, saves the new state with a bumped version and schedules the broadcast
+for after the commit, so nobody hears of a change that rolled back.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import broadcast
+from games import rules as engine
+from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
+from games.models import Game, GameEvent, ScoreEntry, Seat
+
+# The dice of every game come from here; tests replace it with a seeded generator.
+rng: engine.DiceRandom = secrets.SystemRandom()
+
+MAX_SEATS = 16
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: their browser's id and the seat tokens their session holds."""
+
+    browser_id: str
+    tokens: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str  # Seat.Kind
+    name: str = ""
+    team: int | None = None
+    bot_level: str = ""
+
+
+def create_game(
+    viewer: Viewer,
+    *,
+    ruleset: str,
+    options: engine.TableOptions,
+    seats: Sequence[SeatSpec],
+    public: bool = True,
+    coach: bool = False,
+) -> Game:
+    """A new room with ``seats`` in order; the creating browser holds the local ones.
+
+    A table with no invitations starts at once; otherwise it waits in the lobby.
+    """
+    try:
+        rules = engine.get_ruleset(ruleset)
+        options.validate(rules)
+    except engine.RulesError as error:
+        raise from_rules(error) from None
+    if not 1 <= len(seats) <= MAX_SEATS:
+        raise ActionError(_("A table has 1 to 16 seats."), code="bad_seats")
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=ruleset,
+            options=options.to_dict(),
+            public=public,
+            coach=coach,
+            host_browser=viewer.browser_id,
+        )
+        now = timezone.now()
+        for position, spec in enumerate(seats):
+            Seat.objects.create(
+                game=game,
+                position=position,
+                team=spec.team,
+                name=spec.name[:MAX_NAME],
+                kind=spec.kind,
+                bot_level=spec.bot_level,
+                browser_id=viewer.browser_id if spec.kind == Seat.Kind.LOCAL else "",
+                claimed_at=None if spec.kind == Seat.Kind.REMOTE else now,
+            )
+        _log(game, GameEvent.Kind.CREATE, None, {})
+        if not any(spec.kind == Seat.Kind.REMOTE for spec in seats):
+            _start(game)
+    return game
+
+
+def local_tokens(game: Game, viewer: Viewer) -> list[str]:
+    """The tokens of the seats this browser holds, to keep in its session."""
+    return [seat.token for seat in game.seats.all() if seat.browser_id == viewer.browser_id]
+
+
+def join(code: str, viewer: Viewer, name: str) -> Seat:
+    """Take the first open invitation at the table for ``viewer``."""
+    name = name.strip()[:MAX_NAME]
+    if not name:
+        raise ActionError(_("Please tell the table your name."), code="name_required")
+    with transaction.atomic():
+        game = _locked(code)
+        if game.status != Game.Status.LOBBY:
+            raise ActionError(
+                _("This game has already started: you can watch it instead."),
+                code="started",
+                status=409,
+            )
+        mine = game.seats.filter(token__in=viewer.tokens).first()
+        if mine is not None:
+            return mine
+        seat = game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).first()
+        if seat is None:
+            raise ActionError(
+                _("Every seat at this table is taken: you can watch instead."),
+                code="table_full",
+                status=409,
+            )
+        seat.name = name
+        seat.browser_id = viewer.browser_id
+        seat.claimed_at = timezone.now()
+        seat.save(update_fields=["name", "browser_id", "claimed_at"])
+        _bump(game, GameEvent.Kind.JOIN, seat, {"name": name})
+    return seat
+
+
+def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
+    """The host takes a seat away before the game starts."""
+    with transaction.atomic():
+        game = _locked(code)
+        _check_version(game, version)
+        _check_host(game, viewer)
+        if game.status != Game.Status.LOBBY:
+            raise ActionError(_("Seats can only be removed before the game starts."))
+        seat = game.seats.filter(position=position).first()
+        if seat is None:
+            raise ActionError(_("There is no such seat at this table."), code="no_seat")
+        if game.seats.count() == 1:
+            raise ActionError(_("A table needs at least one seat."), code="last_seat")
+        seat.delete()
+        _bump(game, GameEvent.Kind.REMOVE, None, {"position": position})
+    return game
+
+
+def start(code: str, viewer: Viewer, version: int) -> Game:
+    """The host starts the game with the seats that are filled; open invitations go."""
+    with transaction.atomic():
+        game = _locked(code)
+        _check_version(game, version)
+        _check_host(game, viewer)
+        if game.status != Game.Status.LOBBY:
+            raise ActionError(_("The game has already started."), code="started", status=409)
+        _start(game)
+    return game
+
+
+def roll(code: str, viewer: Viewer, version: int, held: Iterable[int] | None = None) -> Game:
+    held_positions = None if held is None else tuple(held)
+
+    def act(state: engine.GameState, player: int) -> engine.GameState:
+        return engine.roll(state, player, rng, held_positions)
+
+    return _play(code, viewer, version, GameEvent.Kind.ROLL, act)
+
+
+def hold(code: str, viewer: Viewer, version: int, held: Iterable[int]) -> Game:
+    positions = tuple(held)
+
+    def act(state: engine.GameState, player: int) -> engine.GameState:
+        return engine.hold(state, player, positions)
+
+    return _play(code, viewer, version, GameEvent.Kind.HOLD, act)
+
+
+def declare(code: str, viewer: Viewer, version: int, category: str) -> Game:
+    def act(state: engine.GameState, player: int) -> engine.GameState:
+        return engine.declare(state, player, category)
+
+    return _play(code, viewer, version, GameEvent.Kind.DECLARE, act)
+
+
+def score(code: str, viewer: Viewer, version: int, category: str) -> Game:
+    def act(state: engine.GameState, player: int) -> engine.GameState:
+        return engine.score(state, player, category, rng)
+
+    return _play(code, viewer, version, GameEvent.Kind.SCORE, act)
+
+
+def controlled_positions(game: Game, viewer: Viewer) -> set[int]:
+    """The seats ``viewer`` may act for."""
+    return {seat.position for seat in game.seats.all() if seat.token in viewer.tokens}
+
+
+def get_game(code: str) -> Game:
+    game = Game.objects.filter(code=code).first()
+    if game is None:
+        raise GameNotFound
+    return game
+
+
+# -- inside the transaction ---------------------------------------------------------------
+
+
+def _locked(code: str) -> Game:
+    game = Game.objects.select_for_update().filter(code=code).first()
+    if game is None:
+        raise GameNotFound
+    return game
+
+
+def _check_version(game: Game, version: int) -> None:
+    if version != game.version:
+        raise StaleGame
+
+
+def _check_host(game: Game, viewer: Viewer) -> None:
+    if game.host_browser != viewer.browser_id:
+        raise NotYourSeat(_("Only the host of this table can do that."))
+
+
+def _start(game: Game) -> None:
+    seats = [seat for seat in game.seats.all() if not seat.is_open]
+    game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).delete()
+    if not seats:
+        raise ActionError(_("Nobody has taken a seat yet."), code="no_players")
+    teams: dict[object, list[int]] = {}
+    for index, seat in enumerate(seats):
+        seat.player_index = index
+        seat.save(update_fields=["player_index"])
+        key = ("team", seat.team) if seat.team is not None else ("solo", index)
+        teams.setdefault(key, []).append(index)
+    try:
+        state = engine.new_game(game.ruleset, list(teams.values()), game.table_options, rng)
+    except engine.RulesError as error:
+        raise from_rules(error) from None
+    game.status = Game.Status.PLAYING
+    game.started_at = timezone.now()
+    _save_state(game, None, state, GameEvent.Kind.START, None)
+
+
+def _play(
+    code: str,
+    viewer: Viewer,
+    version: int,
+    kind: str,
+    act: Callable[[engine.GameState, int], engine.GameState],
+) -> Game:
+    with transaction.atomic():
+        game = _locked(code)
+        _check_version(game, version)
+        if game.status != Game.Status.PLAYING:
+            message = (
+                _("The game is over.")
+                if game.status == Game.Status.FINISHED
+                else _("The game has not started yet.")
+            )
+            raise ActionError(message, code="not_playing", status=409)
+        state = game.engine_state()
+        seat = game.seats.get(player_index=state.current_player)
+        if seat.token not in viewer.tokens:
+            raise NotYourSeat(gettext("It is %(name)s's turn, not yours.") % {"name": seat.name})
+        try:
+            new_state = act(state, seat.player_index)
+        except engine.RulesError as error:
+            raise from_rules(error) from None
+        _save_state(game, state, new_state, kind, seat)
+    return game
+
+
+def _save_state(
+    game: Game,
+    old: engine.GameState | None,
+    new: engine.GameState,
+    kind: str,
+    seat: Seat | None,
+) -> None:
+    """Store ``new``, log what changed, bump the version, broadcast on commit."""
+    game.state = new.to_dict()
+    if new.is_finished and game.status != Game.Status.FINISHED:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+    data: dict = {}
+    if old is not None and new.turn > old.turn:
+        data = _write_score(game, old, new, seat)
+    elif kind == GameEvent.Kind.ROLL:
+        data = {"dice": list(new.dice), "held": list(new.held), "roll_number": new.roll_number}
+    elif kind == GameEvent.Kind.HOLD:
+        data = {"held": list(new.held)}
+    elif kind == GameEvent.Kind.DECLARE:
+        data = {"category": new.target}
+    _bump(game, kind, seat, data)
+    if new.roll_number == 1 and (old is None or new.turn != old.turn):
+        # the automatic first roll of the next turn, logged for replay
+        _log(
+            game, GameEvent.Kind.ROLL, None, {"dice": list(new.dice), "held": [], "roll_number": 1}
+        )
+
+
+def _write_score(
+    game: Game, old: engine.GameState, new: engine.GameState, seat: Seat | None
+) -> dict:
+    key, points = new.scorecards[old.current_index].entries[-1]
+    try:
+        with transaction.atomic():
+            ScoreEntry.objects.create(
+                game=game,
+                scorecard=old.current_index,
+                category=key,
+                points=points,
+                seat=seat,
+                turn=old.turn,
+            )
+    except IntegrityError:
+        # the row lock makes this unreachable; the constraint is the last guard
+        raise StaleGame from None
+    return {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
+
+
+def _bump(game: Game, kind: str, seat: Seat | None, data: dict) -> None:
+    game.version += 1
+    game.save()
+    _log(game, kind, seat, data)
+    code, version = game.code, game.version
+    transaction.on_commit(lambda: broadcast.game_changed(code, version))
+
+
+def _log(game: Game, kind: str, seat: Seat | None, data: dict) -> None:
+    GameEvent.objects.create(
+        game=game,
+        version=game.version,
+        kind=kind,
+        seat_position=seat.position if seat else None,
+        data=data,
+    )

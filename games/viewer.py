@@ -1,0 +1,39 @@
+"""Who is looking: a browser id and the seat tokens its session holds.
+
+The browser id lives in the (year-long) session and marks the games this browser
+took part in ("My games"); a seat's secret token in the session is what lets a
+browser act for that seat. The same session reaches HTTP views and WebSockets.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, MutableMapping
+from typing import Any
+
+from games.services import Viewer
+
+BROWSER_KEY = "browser_id"
+TOKENS_KEY = "seat_tokens"
+
+
+def viewer_from_session(session: MutableMapping[str, Any]) -> Viewer:
+    """The viewer of ``session``, giving the browser an id on its first visit."""
+    browser_id = session.get(BROWSER_KEY)
+    if not browser_id:
+        browser_id = secrets.token_urlsafe(16)
+        session[BROWSER_KEY] = browser_id
+    return Viewer(browser_id=browser_id, tokens=frozenset(session.get(TOKENS_KEY, [])))
+
+
+def peek_viewer(session: MutableMapping[str, Any]) -> Viewer:
+    """The viewer of ``session`` without writing to it (for WebSockets)."""
+    return Viewer(
+        browser_id=session.get(BROWSER_KEY, ""),
+        tokens=frozenset(session.get(TOKENS_KEY, [])),
+    )
+
+
+def remember_seats(session: MutableMapping[str, Any], tokens: Iterable[str]) -> None:
+    known = list(session.get(TOKENS_KEY, []))
+    session[TOKENS_KEY] = known + [token for token in tokens if token not in known]
