@@ -1,8 +1,19 @@
 from __future__ import annotations
 
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For the proxy and container health checks: the process answers and reaches its DB."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")
+
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,35 @@
+# The site's image: daphne serving the ASGI app, static files by WhiteNoise.
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    YATZY_VAR_DIR=/app/var
+
+WORKDIR /app
+RUN useradd --create-home --uid 1000 yatzy
+
+COPY pyproject.toml README.md ./
+COPY games ./games
+COPY yatzy_site ./yatzy_site
+RUN pip install .
+
+COPY manage.py ./
+COPY templates ./templates
+COPY static ./static
+COPY locale ./locale
+
+# collectstatic needs the production settings to load; these values exist only here.
+RUN YATZY_PRODUCTION=1 SECRET_KEY=build-only ALLOWED_HOSTS=build \
+    DATABASE_URL=postgres://build/build REDIS_URL=redis://build:6379/0 \
+    python manage.py collectstatic --noinput \
+ && mkdir -p /app/var && chown -R yatzy /app/var
+
+# The solver's value tables are built once into the image, so no process has to
+# compute them at start-up.
+RUN YATZY_SOLVER_CACHE=/app/var/solver python -m games.strategy.build && chown -R yatzy /app/var
+
+USER yatzy
+ENV YATZY_PRODUCTION=1 YATZY_SOLVER_CACHE=/app/var/solver
+EXPOSE 8000
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", "yatzy_site.asgi:application"]

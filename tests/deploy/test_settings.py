@@ -1,0 +1,74 @@
+"""Production settings: complete ones pass ``check --deploy``; broken ones stop the start."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "YATZY_PRODUCTION": "1",
+    "SECRET_KEY": "a-long-random-secret-key-for-the-deploy-check-0123456789abcdefghij",
+    "ALLOWED_HOSTS": "yatzy.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://yatzy.example.org",
+    "DATABASE_URL": "postgres://yatzy:secret@db:5432/yatzy",
+    "REDIS_URL": "redis://redis:6379/0",
+}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k != "DEBUG"}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_settings_pass_the_deploy_check() -> None:
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL"])
+def test_production_refuses_to_start_without(missing: str) -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != missing}
+
+    result = manage("check", **env)
+
+    assert result.returncode != 0
+    assert f"Set the environment variable {missing}" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("DEBUG", "maybe", "DEBUG must be true or false"),
+        ("DATABASE_URL", "mysql://db/yatzy", "DATABASE_URL must start with postgres://"),
+        ("DATABASE_URL", "postgres://db:port/yatzy", "DATABASE_URL has a malformed port"),
+        ("REDIS_URL", "localhost:6379", "REDIS_URL must look like redis://"),
+        ("CONN_MAX_AGE", "forever", "CONN_MAX_AGE must be a whole number"),
+    ],
+)
+def test_a_malformed_value_stops_the_start_naming_the_variable(
+    variable: str, value: str, says: str
+) -> None:
+    result = manage("check", **{**PRODUCTION, variable: value})
+
+    assert result.returncode != 0
+    assert says in result.stderr
+
+
+def test_the_embedded_default_needs_no_settings_at_all(tmp_path: Path) -> None:
+    result = manage("check", YATZY_VAR_DIR=str(tmp_path))
+
+    assert result.returncode == 0, result.stderr
