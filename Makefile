@@ -32,6 +32,9 @@ test: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+bench: $(STAMP)
+	$(PY) -m bench.load $(BENCH_ARGS)
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .

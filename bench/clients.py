@@ -1,0 +1,151 @@
+"""Simulated browsers: an HTTP session with cookies and CSRF, and a table WebSocket.
+
+A browser records when each game version reaches it over its socket; the drivers
+post moves at the chosen rate and wait until every other browser at the table
+has the new version (or gives up on it and counts it lost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import httpx
+import websockets
+
+VERSION = re.compile(rb'data-version="(\d+)"')
+UPDATE_TIMEOUT = 5.0
+
+
+@dataclass
+class Counters:
+    response: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    actions: int = 0
+    refused: int = 0
+    lost: int = 0
+    duplicated: int = 0
+
+
+class Browser:
+    def __init__(self, base_url: str, ws_url: str) -> None:
+        self.base_url = base_url
+        self.ws_url = ws_url
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
+        self.arrivals: dict[int, float] = {}
+        self.duplicates = 0
+        self._waiters: dict[int, asyncio.Future[float]] = {}
+        self._socket: websockets.ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()
+
+    # -- HTTP ---------------------------------------------------------------------------
+
+    async def get(self, path: str) -> httpx.Response:
+        return await self.http.get(path, follow_redirects=True)
+
+    async def post(self, path: str, data: dict[str, str]) -> httpx.Response:
+        token = self.http.cookies.get("csrftoken", "")
+        return await self.http.post(
+            path,
+            data={**data, "csrfmiddlewaretoken": token},
+            headers={"HX-Request": "true", "X-CSRFToken": token, "Referer": self.base_url + "/"},
+        )
+
+    # -- WebSocket ------------------------------------------------------------------------
+
+    async def connect(self, path: str) -> None:
+        cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Origin": self.base_url}
+        if cookies:
+            headers["Cookie"] = cookies
+        self.connected.clear()
+        self._socket = await websockets.connect(
+            self.ws_url + path, additional_headers=headers, max_size=None, open_timeout=60
+        )
+        self._reader = asyncio.create_task(self._read(self._socket))
+
+    async def _read(self, socket: websockets.ClientConnection) -> None:
+        try:
+            async for message in socket:
+                now = time.perf_counter()
+                data = message.encode() if isinstance(message, str) else message
+                match = VERSION.search(data)
+                if match is None:
+                    continue
+                version = int(match.group(1))
+                if not self.connected.is_set():
+                    self.connected.set()  # the full table sent on connect
+                elif version in self.arrivals:
+                    self.duplicates += 1
+                    continue
+                self.arrivals[version] = now
+                waiter = self._waiters.pop(version, None)
+                if waiter and not waiter.done():
+                    waiter.set_result(now)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def wait_for(self, version: int, timeout: float = UPDATE_TIMEOUT) -> float | None:
+        if version in self.arrivals:
+            return self.arrivals[version]
+        waiter = self._waiters.setdefault(version, asyncio.get_running_loop().create_future())
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except TimeoutError:
+            return None
+
+    async def drop(self) -> None:
+        """Lose the socket, as a phone going out of coverage does; HTTP stays."""
+        if self._socket is not None:
+            await self._socket.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            await self._socket.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+        await self.http.aclose()
+
+
+class RateLimiter:
+    """Hands out action slots at ``rate`` per second across all tables."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate
+        self.next_slot = time.perf_counter()
+        self.lock = asyncio.Lock()
+
+    async def slot(self) -> None:
+        async with self.lock:
+            self.next_slot = max(self.next_slot + self.interval, time.perf_counter())
+            delay = self.next_slot - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+async def timed_action(
+    actor: Browser,
+    others: list[Browser],
+    send: Callable[[], Awaitable[httpx.Response]],
+    version: int,
+    counters: Counters,
+) -> bool:
+    """Send one move; record the actor's response time and the others' update times."""
+    started = time.perf_counter()
+    response = await send()
+    counters.response.append(time.perf_counter() - started)
+    counters.actions += 1
+    if response.status_code >= 400:
+        counters.refused += 1
+        return False
+    arrivals = await asyncio.gather(*(other.wait_for(version) for other in others))
+    counters.lost += sum(1 for arrival in arrivals if arrival is None)
+    if arrivals and all(arrival is not None for arrival in arrivals):
+        counters.others.append(max(arrivals) - started)
+    return True

@@ -1,0 +1,177 @@
+"""The load benchmark: real tables on the real site, against the bare stack.
+
+Starts the site with daphne (the embedded default; with DATABASE_URL and REDIS_URL
+set, two processes on PostgreSQL and Redis), seats K browsers at each of N tables by
+the invite link (real HTTP, sessions, CSRF), connects their WebSockets and plays whole
+games at the chosen action rate. Then it does the same fan-out on the bare stack
+(bench/bare.py), holds idle sockets open and storms reconnects. Prints the figures and
+the targets of docs/performance.md, and writes them as JSON.
+
+    make bench                      # or: .venv/bin/python -m bench.load --help
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import procstat, scenarios
+from bench.servers import ROOT, Server
+from bench.stats import summary_ms
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Load benchmark of real Yatzy tables.")
+    parser.add_argument("--rates", default="100,250", help="actions/s to run, comma-separated")
+    parser.add_argument("--tables-per-10", type=int, default=1, help="tables per 10 actions/s")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--ruleset", default="yatzy")
+    parser.add_argument("--upper-only", action="store_true", help="short games (6 rounds)")
+    parser.add_argument("--idle", type=int, default=4000, help="idle sockets to hold open")
+    parser.add_argument("--reconnect", type=int, default=2000, help="sockets that reconnect")
+    parser.add_argument("--json", default=str(ROOT / "var" / "bench-results.json"))
+    return parser.parse_args(argv)
+
+
+def site_servers(var_dir: str) -> list[Server]:
+    env = {"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING"}
+    scale_out = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
+    return [Server(env) for _ in range(2 if scale_out else 1)]
+
+
+def progress(text: str) -> None:
+    print(f"\r{text:<100}", end="", file=sys.stderr, flush=True)
+
+
+async def run_load(args: argparse.Namespace, rate: float, var_dir: str) -> dict:
+    tables = max(1, math.ceil(rate / 10) * args.tables_per_10)
+    results: dict = {"rate": rate, "tables": tables, "seats": args.seats}
+    for stack in ("project", "bare"):
+        servers = (
+            site_servers(var_dir)
+            if stack == "project"
+            else [Server({"LOG_LEVEL": "WARNING"}, app="bench.bare:application")]
+        )
+        for server in servers:
+            server.start()
+        try:
+            cpu_before = [procstat.cpu_seconds(s.pid) for s in servers]
+            started = time.perf_counter()
+            counters = await scenarios.play_tables(
+                stack, servers, tables, args.seats, rate, args.ruleset, args.upper_only, progress
+            )
+            elapsed = time.perf_counter() - started
+            cpu = sum(
+                procstat.cpu_seconds(s.pid) - b for s, b in zip(servers, cpu_before, strict=True)
+            )
+            results[stack] = {
+                "processes": len(servers),
+                "actions": counters.actions,
+                "actions_per_s": round(counters.actions / elapsed, 1),
+                "refused": counters.refused,
+                "response_ms": summary_ms(counters.response),
+                "update_to_others_ms": summary_ms(counters.others),
+                "lost_updates": counters.lost,
+                "duplicated_updates": counters.duplicated,
+                "server_cpu_percent": round(100 * cpu / elapsed, 1),
+                "server_rss_mb": round(sum(procstat.rss_bytes(s.pid) for s in servers) / 2**20, 1),
+            }
+        finally:
+            for server in servers:
+                server.stop()
+    results["ratio"] = {
+        f"{metric}_{p}": round(results["project"][metric][p] / results["bare"][metric][p], 2)
+        for metric in ("response_ms", "update_to_others_ms")
+        for p in ("p50", "p99")
+        if results["bare"][metric][p]
+    }
+    return results
+
+
+async def run_connections(args: argparse.Namespace, var_dir: str) -> dict:
+    server = Server({"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING"}).start()
+    try:
+        return await scenarios.idle_and_reconnect(server, args.idle, args.reconnect, progress)
+    finally:
+        server.stop()
+
+
+def targets(report: dict) -> list[dict]:
+    checks = []
+
+    def check(name: str, value: float, limit: float) -> None:
+        checks.append({"target": name, "value": value, "limit": limit, "ok": value <= limit})
+
+    for load in report["loads"]:
+        rate, project = load["rate"], load["project"]
+        check(
+            f"{rate:g}/s lost+duplicated updates",
+            project["lost_updates"] + project["duplicated_updates"],
+            0,
+        )
+        if rate == 100:
+            check("100/s update to others p50 ms", project["update_to_others_ms"]["p50"], 5)
+            check("100/s update to others p99 ms", project["update_to_others_ms"]["p99"], 25)
+            check("100/s acting browser response p99 ms", project["response_ms"]["p99"], 20)
+            check("100/s update p99 vs bare stack (x)", load["ratio"]["update_to_others_ms_p99"], 3)
+        if rate == 250:
+            check("250/s update to others p99 ms", project["update_to_others_ms"]["p99"], 50)
+    connections = report.get("connections")
+    if connections:
+        check("idle socket memory KB", connections["kb_per_idle_socket"], 40)
+        check("reconnect storm resynced s", connections["reconnect_all_resynced_s"], 10)
+    return checks
+
+
+def print_report(report: dict) -> None:
+    print(file=sys.stderr)
+    for load in report["loads"]:
+        print(f"== {load['rate']:g} actions/s, {load['tables']} tables x {load['seats']} seats")
+        for stack in ("project", "bare"):
+            r = load[stack]
+            print(
+                f"  {stack:8s} {r['actions_per_s']:7.1f} actions/s  "
+                f"response p50/p95/p99/max {_ms(r['response_ms'])}  "
+                f"others {_ms(r['update_to_others_ms'])}  "
+                f"lost {r['lost_updates']} dup {r['duplicated_updates']} refused {r['refused']}  "
+                f"cpu {r['server_cpu_percent']}%  rss {r['server_rss_mb']} MB"
+            )
+        print(f"  project/bare: {load['ratio']}")
+    if "connections" in report:
+        print(f"== connections: {report['connections']}")
+    print("== targets")
+    for check in report["targets"]:
+        mark = "ok  " if check["ok"] else "MISS"
+        print(f"  {mark} {check['target']}: {check['value']} (limit {check['limit']})")
+
+
+def _ms(summary: dict) -> str:
+    return "/".join(f"{summary[p]:.1f}" for p in ("p50", "p95", "p99", "max")) + " ms"
+
+
+async def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="yatzy-bench-") as var_dir:
+        scenarios.prepare_site(var_dir)
+        report: dict = {"loads": []}
+        for rate in [float(r) for r in args.rates.split(",") if r]:
+            report["loads"].append(await run_load(args, rate, var_dir))
+        if args.idle:
+            report["connections"] = await run_connections(args, var_dir)
+    report["targets"] = targets(report)
+    print_report(report)
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.json).write_text(json.dumps(report, indent=2))
+    print(f"results written to {args.json}")
+    return report
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

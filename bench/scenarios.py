@@ -1,0 +1,192 @@
+"""What the benchmark does to a server: play tables, hold idle sockets, storm reconnects."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable
+
+from bench.clients import Browser, Counters, RateLimiter, timed_action
+from bench.servers import Server
+
+Progress = Callable[[str], None]
+
+
+def prepare_site(var_dir: str) -> None:
+    """Set up Django in this process on the servers' database, migrated."""
+    os.environ["YATZY_VAR_DIR"] = var_dir
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yatzy_site.settings")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # setup calls only, never under load
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def _new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:
+    from games import services
+    from games.models import Seat
+    from games.rules import TableOptions
+
+    kind = Seat.Kind.REMOTE if invited else Seat.Kind.LOCAL
+    game = services.create_game(
+        services.Viewer("bench-host"),
+        ruleset=ruleset,
+        options=TableOptions(upper_only=upper_only),
+        seats=[services.SeatSpec(kind, f"Seat {n + 1}") for n in range(seats)],
+        public=False,
+    )
+    return game.code
+
+
+def _start(code: str) -> tuple[int, list[str]]:
+    from games import services
+    from games.models import Game
+
+    game = services.start(code, services.Viewer("bench-host"), Game.objects.get(code=code).version)
+    return game.version, list(game.engine_state().category_keys)
+
+
+async def play_tables(
+    stack: str,
+    servers: list[Server],
+    tables: int,
+    seats: int,
+    rate: float,
+    ruleset: str,
+    upper_only: bool,
+    progress: Progress,
+) -> Counters:
+    counters = Counters()
+    limiter = RateLimiter(rate)
+    setups = [
+        _seat_table(stack, servers, table, seats, ruleset, upper_only) for table in range(tables)
+    ]
+    seated = await asyncio.gather(*setups)
+    planned = sum(len(categories) * seats * 3 for _code, _browsers, _v, categories in seated)
+    done = asyncio.Event()
+
+    async def report() -> None:
+        while not done.is_set():
+            progress(
+                f"[{stack} {rate:g}/s] {counters.actions}/{planned} actions, lost {counters.lost}"
+            )
+            await asyncio.sleep(1)
+
+    reporter = asyncio.create_task(report())
+    try:
+        await asyncio.gather(
+            *(
+                _play(stack, code, browsers, version, categories, limiter, counters)
+                for code, browsers, version, categories in seated
+            )
+        )
+    finally:
+        done.set()
+        await reporter
+        for _code, browsers, _v, _c in seated:
+            counters.duplicated += sum(b.duplicates for b in browsers)
+            await asyncio.gather(*(b.close() for b in browsers))
+    return counters
+
+
+async def _seat_table(
+    stack: str, servers: list[Server], table: int, seats: int, ruleset: str, upper_only: bool
+) -> tuple[str, list[Browser], int, list[str]]:
+    # Seat n of every table uses server n % len(servers), as a balancer would spread them.
+    browsers = [
+        Browser(servers[n % len(servers)].url, servers[n % len(servers)].ws_url)
+        for n in range(seats)
+    ]
+    if stack == "bare":
+        code = f"t{table}"
+        await asyncio.gather(*(b.connect(f"/ws/{code}/") for b in browsers))
+        await asyncio.gather(*(b.connected.wait() for b in browsers))
+        from games.rules import get_ruleset
+
+        rules = get_ruleset(ruleset)
+        keys = [c.key for c in (rules.upper_categories if upper_only else rules.categories)]
+        return code, browsers, 0, keys
+    code = await asyncio.to_thread(_new_table, seats, ruleset, upper_only, True)
+    for n, browser in enumerate(browsers):
+        await browser.get(f"/g/{code}/join/")
+        response = await browser.post(f"/g/{code}/join/", {"name": f"Player {n + 1}"})
+        if response.status_code >= 400:
+            raise RuntimeError(f"join refused: {response.status_code} {response.text[:300]}")
+    version, categories = await asyncio.to_thread(_start, code)
+    await asyncio.gather(*(b.connect(f"/ws/g/{code}/") for b in browsers))
+    await asyncio.gather(*(b.connected.wait() for b in browsers))
+    return code, browsers, version, categories
+
+
+async def _play(
+    stack: str,
+    code: str,
+    browsers: list[Browser],
+    version: int,
+    categories: list[str],
+    limiter: RateLimiter,
+    counters: Counters,
+) -> None:
+    """Every seat in turn: roll, roll again, score the next open category."""
+    seats = len(browsers)
+    open_categories = [list(categories) for _ in range(seats)]
+    for turn in range(len(categories) * seats):
+        actor = browsers[turn % seats]
+        others = [b for b in browsers if b is not actor]
+        moves: list[tuple[str, dict[str, str]]] = [("roll", {}), ("roll", {})]
+        moves.append(("score", {"category": open_categories[turn % seats].pop(0), "confirm": "1"}))
+        for move, fields in moves:
+            await limiter.slot()
+            seen = version
+            version += 1
+            if stack == "bare":
+                path, data = f"/act/{code}/{version}", {}
+            else:
+                path, data = f"/g/{code}/{move}/", {"version": str(seen), **fields}
+            ok = await timed_action(
+                actor, others, lambda a=actor, p=path, d=data: a.post(p, d), version, counters
+            )
+            if not ok:
+                return
+
+
+async def idle_and_reconnect(
+    server: Server, idle: int, reconnect: int, progress: Progress
+) -> dict[str, float]:
+    """Hold ``idle`` spectator sockets on one table; then ``reconnect`` of them drop and
+    come back at once. Memory per socket is the server's growth divided by the sockets."""
+    from bench import procstat
+
+    code = await asyncio.to_thread(_new_table, 1, "yatzy", False, False)
+    await asyncio.sleep(1)
+    rss_before = procstat.rss_bytes(server.pid)
+    watchers = [Browser(server.url, server.ws_url) for _ in range(idle)]
+    started = time.perf_counter()
+    for batch in range(0, idle, 200):
+        group = watchers[batch : batch + 200]
+        await asyncio.gather(*(w.connect(f"/ws/g/{code}/") for w in group))
+        progress(f"[connections] {batch + len(group)}/{idle} idle sockets open")
+    await asyncio.gather(*(w.connected.wait() for w in watchers))
+    connect_seconds = time.perf_counter() - started
+    await asyncio.sleep(2)
+    rss_after = procstat.rss_bytes(server.pid)
+
+    stormers = watchers[:reconnect]
+    await asyncio.gather(*(w.drop() for w in stormers))
+    started = time.perf_counter()
+    await asyncio.gather(*(w.connect(f"/ws/g/{code}/") for w in stormers))
+    await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in stormers)), 60)
+    resync_seconds = time.perf_counter() - started
+    progress(f"[connections] {reconnect} sockets reconnected in {resync_seconds:.2f} s")
+    await asyncio.gather(*(w.close() for w in watchers))
+    return {
+        "idle_sockets": idle,
+        "connects_per_s": round(idle / connect_seconds, 1),
+        "kb_per_idle_socket": round((rss_after - rss_before) / idle / 1024, 2),
+        "reconnecting_sockets": reconnect,
+        "reconnect_all_resynced_s": round(resync_seconds, 3),
+        "reconnects_per_s": round(reconnect / resync_seconds, 1),
+    }
