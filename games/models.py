@@ -36,6 +36,7 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     version = models.PositiveIntegerField(default=0)
     public = models.BooleanField(default=True)
+    spectators = models.IntegerField(default=0)  # open sockets of browsers without a seat
     coach = models.BooleanField(default=False)
     host_browser = models.CharField(max_length=64)
     next_game = models.OneToOneField(
@@ -75,6 +76,9 @@ class Seat(models.Model):
     token = models.CharField(max_length=40, unique=True, default=new_seat_token)
     browser_id = models.CharField(max_length=64, blank=True)  # the browser holding it
     claimed_at = models.DateTimeField(null=True, blank=True)
+    # Presence: open sockets of the browser holding this seat, and since when it has none.
+    connections = models.IntegerField(default=0)
+    away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -130,6 +134,7 @@ class GameEvent(models.Model):
         SCORE = "score"
         SKIP = "skip"
         REMOVE = "remove"
+        AGAIN = "again"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

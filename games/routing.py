@@ -1,3 +1,7 @@
 from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [path("ws/g/<str:code>/", TableConsumer.as_asgi())]

@@ -175,6 +175,15 @@ def hold(code: str, viewer: Viewer, version: int, held: Iterable[int]) -> Game:
     return _play(code, viewer, version, GameEvent.Kind.HOLD, act)
 
 
+def toggle_die(code: str, viewer: Viewer, version: int, position: int) -> Game:
+    """Hold the die at ``position`` if it is free, release it if it is held."""
+
+    def act(state: engine.GameState, player: int) -> engine.GameState:
+        return engine.hold(state, player, set(state.held) ^ {position})
+
+    return _play(code, viewer, version, GameEvent.Kind.HOLD, act)
+
+
 def declare(code: str, viewer: Viewer, version: int, category: str) -> Game:
     def act(state: engine.GameState, player: int) -> engine.GameState:
         return engine.declare(state, player, category)
@@ -187,6 +196,82 @@ def score(code: str, viewer: Viewer, version: int, category: str) -> Game:
         return engine.score(state, player, category, rng)
 
     return _play(code, viewer, version, GameEvent.Kind.SCORE, act)
+
+
+def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
+    """The host ends the turn of a player who has gone away: a zero in their
+    lowest-value open category (RULES.md leaves the choice to the rules)."""
+    from games import presence
+
+    with transaction.atomic():
+        game = _locked(code)
+        _check_version(game, version)
+        _check_host(game, viewer)
+        if game.status != Game.Status.PLAYING:
+            raise ActionError(_("Only a running game has turns to skip."), status=409)
+        state = game.engine_state()
+        seat = game.seats.get(player_index=state.current_player)
+        if not presence.is_away(seat):
+            raise ActionError(
+                gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
+                code="not_away",
+                status=409,
+            )
+        new_state = engine.skip_turn(state, rng)
+        _save_state(game, state, new_state, GameEvent.Kind.SKIP, seat)
+    return game
+
+
+def play_again(code: str, viewer: Viewer) -> Game:
+    """The next game at a finished table: same seats, same browsers, same options.
+
+    Asking twice gives the same next game. Every browser at the old table is told
+    (the old game's version moves on) so it can follow.
+    """
+    with transaction.atomic():
+        game = _locked(code)
+        if game.status != Game.Status.FINISHED:
+            raise ActionError(_("The game is not over yet."), code="not_finished", status=409)
+        if not game.seats.filter(token__in=viewer.tokens).exists():
+            raise NotYourSeat(_("Only the players of this game can start the next one."))
+        if game.next_game is not None:
+            return game.next_game
+        following = Game.objects.create(
+            ruleset=game.ruleset,
+            options=game.options,
+            public=game.public,
+            coach=game.coach,
+            host_browser=game.host_browser,
+        )
+        now = timezone.now()
+        for seat in game.seats.all():
+            Seat.objects.create(
+                game=following,
+                position=seat.position,
+                team=seat.team,
+                name=seat.name,
+                kind=seat.kind,
+                bot_level=seat.bot_level,
+                browser_id=seat.browser_id,
+                claimed_at=now,
+            )
+        _log(following, GameEvent.Kind.CREATE, None, {"previous": game.code})
+        _start(following)
+        game.next_game = following
+        _bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code})
+    return following
+
+
+def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
+    """Tokens of the seats this browser holds at ``game`` that its session lacks
+    (a next game's seats, made for the same browsers)."""
+    if not viewer.browser_id:
+        return []
+    return [
+        seat.token
+        for seat in game.seats.all()
+        if seat.browser_id == viewer.browser_id and seat.token not in viewer.tokens
+    ]
 
 
 def controlled_positions(game: Game, viewer: Viewer) -> set[int]:

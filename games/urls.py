@@ -1,3 +1,25 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from games.views import history, home, room, table
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("games/new/", home.create_game, name="create_game"),
+    path("g/<str:code>/", table.table, name="table"),
+    path("g/<str:code>/roll/", table.roll, name="roll"),
+    path("g/<str:code>/hold/", table.hold, name="hold"),
+    path("g/<str:code>/declare/", table.declare, name="declare"),
+    path("g/<str:code>/score/", table.score, name="score"),
+    path("g/<str:code>/again/", table.play_again, name="play_again"),
+    path("g/<str:code>/lobby/", room.lobby, name="lobby"),
+    path("g/<str:code>/join/", room.join, name="join"),
+    path("g/<str:code>/seat/<str:token>/", room.rejoin, name="rejoin"),
+    path("g/<str:code>/start/", room.start, name="start"),
+    path("g/<str:code>/seats/<int:position>/remove/", room.remove_seat, name="remove_seat"),
+    path("g/<str:code>/skip/", room.skip_turn, name="skip_turn"),
+    path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
+    path("g/<str:code>/review/", history.review, name="review"),
+    path("history/", history.history, name="history"),
+]

@@ -1,0 +1,127 @@
+"""The New game form: rules, table options and seats."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import rules
+from games.errors import rules_message
+from games.models import Seat
+from games.services import MAX_NAME, MAX_SEATS, SeatSpec
+
+RULESET_CHOICES = [
+    ("yatzy", _("Scandinavian Yatzy")),
+    ("yahtzee", _("American Yahtzee")),
+    ("maxi_yatzy", _("Maxi Yatzy")),
+]
+
+
+class NewGameForm(forms.Form):
+    name = forms.CharField(label=_("Your name"), max_length=MAX_NAME)
+    ruleset = forms.ChoiceField(label=_("Rules"), choices=RULESET_CHOICES, initial="yatzy")
+    players = forms.CharField(
+        label=_("More players at this screen"),
+        help_text=_("One name per line. They take turns on this device."),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    invites = forms.IntegerField(
+        label=_("Friends to invite"),
+        help_text=_("Each gets a seat through the invite link."),
+        min_value=0,
+        max_value=MAX_SEATS - 1,
+        initial=0,
+    )
+    forced_order = forms.BooleanField(
+        label=_("Forced order"),
+        help_text=_("Fill the scorecard from top to bottom."),
+        required=False,
+    )
+    declared_target = forms.BooleanField(
+        label=_("Declared target"),
+        help_text=_("After the first roll, declare the category you play for."),
+        required=False,
+    )
+    upper_only = forms.BooleanField(
+        label=_("Upper section only"),
+        help_text=_("A short game of ones to sixes and the bonus."),
+        required=False,
+    )
+    auto_first_roll = forms.BooleanField(
+        label=_("Automatic first roll"),
+        help_text=_("The dice are rolled for each player as their turn begins."),
+        required=False,
+    )
+    teams = forms.TypedChoiceField(
+        label=_("Teams"),
+        choices=[
+            (0, _("No teams")),
+            (2, _("Two teams")),
+            (3, _("Three teams")),
+            (4, _("Four teams")),
+        ],
+        coerce=int,
+        initial=0,
+        help_text=_("Seats join the teams in turn: first seat team 1, second seat team 2, ..."),
+    )
+    upper_bonus = forms.TypedChoiceField(
+        label=_("Upper bonus (Scandinavian Yatzy)"),
+        choices=[(50, _("50 points")), (25, _("25 points"))],
+        coerce=int,
+        initial=50,
+    )
+    yahtzee_bonus = forms.BooleanField(
+        label=_("Yahtzee bonus of 100 for each extra Yahtzee (American Yahtzee)"),
+        required=False,
+        initial=True,
+    )
+    public = forms.BooleanField(
+        label=_("Show the finished game in the public history"),
+        required=False,
+        initial=True,
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        names = [line.strip()[:MAX_NAME] for line in data["players"].splitlines() if line.strip()]
+        data["player_names"] = names
+        if 1 + len(names) + data["invites"] > MAX_SEATS:
+            raise forms.ValidationError(
+                gettext("A table has at most %(max)s seats.") % {"max": MAX_SEATS}
+            )
+        seats = 1 + len(names) + data["invites"]
+        if data["teams"] and seats < data["teams"]:
+            raise forms.ValidationError(
+                gettext("%(teams)s teams need at least %(teams)s seats.") % {"teams": data["teams"]}
+            )
+        ruleset = data["ruleset"]
+        options = rules.TableOptions(
+            forced_order=data["forced_order"],
+            declared_target=data["declared_target"],
+            upper_only=data["upper_only"],
+            auto_first_roll=data["auto_first_roll"],
+            upper_bonus=data["upper_bonus"] if ruleset == "yatzy" else None,
+            yahtzee_bonus=data["yahtzee_bonus"] if ruleset == "yahtzee" else True,
+        )
+        try:
+            options.validate(rules.get_ruleset(ruleset))
+        except rules.RulesError as error:
+            raise forms.ValidationError(rules_message(error)) from None
+        data["options"] = options
+        return data
+
+    def seat_specs(self) -> list[SeatSpec]:
+        data = self.cleaned_data
+        specs = [SeatSpec(Seat.Kind.LOCAL, data["name"].strip())]
+        specs += [SeatSpec(Seat.Kind.LOCAL, name) for name in data["player_names"]]
+        specs += [SeatSpec(Seat.Kind.REMOTE) for _ in range(data["invites"])]
+        if data["teams"]:
+            specs = [
+                SeatSpec(spec.kind, spec.name, team=index % data["teams"] + 1)
+                for index, spec in enumerate(specs)
+            ]
+        return specs

@@ -1,0 +1,243 @@
+"""The table as one viewer sees it: the context of ``table.html`` and its rendering.
+
+Views and the WebSocket consumer both render through here, so a browser gets the
+same table whether it asked for it or was pushed it. Only seats the viewer holds
+get live buttons, and only when it is their turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import rules
+from games.models import Game, Seat
+from games.services import Viewer
+
+TEMPLATE = "games/table.html"
+RULESET_NAMES = {
+    "yatzy": _("Scandinavian Yatzy"),
+    "yahtzee": _("American Yahtzee"),
+    "maxi_yatzy": _("Maxi Yatzy"),
+}
+
+
+_PIPS = {
+    1: ((50, 50),),
+    2: ((28, 28), (72, 72)),
+    3: ((28, 28), (50, 50), (72, 72)),
+    4: ((28, 28), (72, 28), (28, 72), (72, 72)),
+    5: ((28, 28), (72, 28), (50, 50), (28, 72), (72, 72)),
+    6: ((28, 25), (72, 25), (28, 50), (72, 50), (28, 75), (72, 75)),
+}
+
+
+@dataclass(frozen=True)
+class Die:
+    position: int  # 0-based
+    face: int
+    held: bool
+
+    @property
+    def number(self) -> int:
+        return self.position + 1
+
+    @property
+    def pips(self) -> tuple[tuple[int, int], ...]:
+        """Pip centres on a 100 x 100 die face."""
+        return _PIPS[self.face]
+
+
+@dataclass(frozen=True)
+class Cell:
+    points: int | None  # what is written, None while open
+    option: int | None = None  # what scoring here would give now, for the player to move
+    target: bool = False  # the declared target of this turn
+    declarable: bool = False  # may be declared as the target now
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    name: str
+    kind: str  # "category", "subtotal", "bonus", "yahtzee_bonus", "total"
+    cells: tuple[Cell | str, ...]
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    return {
+        seat.player_index: seat.name for seat in game.seats.all() if seat.player_index is not None
+    }
+
+
+def column_names(state: rules.GameState, names: dict[int, str]) -> list[str]:
+    return [" & ".join(names.get(p, "?") for p in card.players) for card in state.scorecards]
+
+
+def scorecard_rows(
+    state: rules.GameState, options: dict[str, int], live: bool, declaring: bool
+) -> list[Row]:
+    """The scorecard as rows: upper six, subtotal, bonus, lower rows, total."""
+    current = state.current_index if not state.is_finished else None
+    totals = [state.totals(i) for i in range(len(state.scorecards))]
+    rows: list[Row] = []
+
+    def category_row(category: rules.Category) -> Row:
+        cells = []
+        for index, card in enumerate(state.scorecards):
+            points = card.points().get(category.key)
+            mine_now = live and index == current
+            cells.append(
+                Cell(
+                    points=points,
+                    option=options.get(category.key) if mine_now and not declaring else None,
+                    target=index == current and state.target == category.key,
+                    declarable=mine_now and declaring and points is None,
+                )
+            )
+        return Row(category.key, gettext(category.name), "category", tuple(cells))
+
+    upper = [c for c in state.categories if c.is_upper]
+    lower = [c for c in state.categories if not c.is_upper]
+    rows += [category_row(c) for c in upper]
+    rows.append(
+        Row("subtotal", gettext("Subtotal"), "subtotal", tuple(_subtotal(t) for t in totals))
+    )
+    rows.append(Row("bonus", gettext("Bonus"), "bonus", tuple(_bonus(t) for t in totals)))
+    rows += [category_row(c) for c in lower]
+    if state.ruleset.yahtzee_rules and not state.options.upper_only:
+        rows.append(
+            Row(
+                "yahtzee_bonus",
+                gettext("Yahtzee bonus"),
+                "yahtzee_bonus",
+                tuple(str(t.yahtzee_bonus) for t in totals),
+            )
+        )
+    rows.append(Row("total", gettext("Total"), "total", tuple(str(t.total) for t in totals)))
+    return rows
+
+
+def _subtotal(totals: rules.Totals) -> str:
+    pace = f"{totals.bonus_pace:+d}" if totals.bonus_pace else "±0"
+    return f"{totals.upper} ({pace})"
+
+
+def _bonus(totals: rules.Totals) -> str:
+    if totals.bonus:
+        return str(totals.bonus)
+    return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
+
+
+def table_context(
+    game: Game,
+    viewer: Viewer,
+    *,
+    message: str | None = None,
+    confirm: str | None = None,
+) -> dict:
+    """Everything ``table.html`` shows to ``viewer``; ``confirm`` is a category whose
+    zero score waits for the player's confirmation."""
+    seats = list(game.seats.all())
+    state = game.engine_state()
+    context: dict = {
+        "game": game,
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "message": message,
+        "seats": seats,
+        "is_host": game.host_browser == viewer.browser_id,
+        "my_seats": [s for s in seats if s.token in viewer.tokens],
+    }
+    if state is None:
+        return context
+    names = {s.player_index: s.name for s in seats if s.player_index is not None}
+    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
+    to_move = state.current_player
+    live = to_move is not None and to_move in controlled
+    declaring = (
+        live and state.options.declared_target and state.roll_number > 0 and not state.target
+    )
+    options = rules.scoring_options(state) if live else {}
+    context.update(
+        state=state,
+        live=live,
+        declaring=declaring,
+        player_to_move=names.get(to_move, "") if to_move is not None else "",
+        columns=column_names(state, names),
+        current_column=None if state.is_finished else state.current_index,
+        rows=scorecard_rows(state, options, live, declaring),
+        dice=[
+            Die(position=i, face=face, held=i in state.held) for i, face in enumerate(state.dice)
+        ],
+        dice_count=state.dice_count,
+        rolls_left=rules.MAX_ROLLS - state.roll_number,
+        can_roll=live
+        and state.roll_number < rules.MAX_ROLLS
+        and not declaring
+        and len(state.held) < state.dice_count,
+        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
+        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
+        confirm=confirm,
+        confirm_name=gettext(state.ruleset.category(confirm).name) if confirm else "",
+        ranking=_ranking(state, names) if state.is_finished else [],
+        hot_seat=len(controlled) > 1,
+        can_skip=context["is_host"] and not live and _seat_to_move_is_away(seats, to_move),
+    )
+    return context
+
+
+def _seat_to_move_is_away(seats: list[Seat], to_move: int | None) -> bool:
+    from games.presence import is_away
+
+    return any(s.player_index == to_move and is_away(s) for s in seats if to_move is not None)
+
+
+def _ranking(state: rules.GameState, names: dict[int, str]) -> list[dict]:
+    columns = column_names(state, names)
+    return [
+        {"rank": rank, "name": columns[index], "total": total, "winner": rank == 1}
+        for rank, index, total in state.ranking()
+    ]
+
+
+def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
+    join_path = reverse("join", args=[game.code])
+    seats = list(game.seats.all())
+    mine = [seat for seat in seats if seat.token in viewer.tokens]
+    return {
+        "game": game,
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "seats": [(seat, seat_label(seat)) for seat in seats],
+        "is_host": game.host_browser == viewer.browser_id,
+        "my_seats": mine,
+        "rejoin_paths": [reverse("rejoin", args=[game.code, seat.token]) for seat in mine],
+        "invite_url": request.build_absolute_uri(join_path) if request else join_path,
+        "open_seats": sum(1 for seat in seats if seat.is_open),
+        "filled_seats": sum(1 for seat in seats if not seat.is_open),
+    }
+
+
+def render_live(game: Game, viewer: Viewer) -> str:
+    """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
+
+    A lobby that has started, or a finished table with a next game, carries
+    ``data-redirect`` so the browser follows to where the players are.
+    """
+    if game.status == Game.Status.LOBBY:
+        context = lobby_context(game, viewer)
+        context["oob"] = True
+        return render_to_string("games/lobby.html#lobby", context)
+    context = table_context(game, viewer)
+    context["oob"] = True
+    if game.next_game_id:
+        context["redirect"] = reverse("table", args=[game.next_game.code])
+    return render_to_string(TEMPLATE + "#table", context)
+
+
+def seat_label(seat: Seat) -> str:
+    return seat.name or gettext("Open seat %(number)s") % {"number": seat.position + 1}

@@ -1,0 +1,62 @@
+"""Small helpers shared by the views: who is asking, which game, what they sent."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from games import services
+from games.errors import ActionError
+from games.models import Game
+from games.rendering import TEMPLATE, table_context
+from games.services import Viewer
+from games.viewer import remember_seats, viewer_from_session
+
+
+class BadForm(ActionError):
+    status = 400
+    code = "bad_form"
+
+
+def viewer_of(request: HttpRequest) -> Viewer:
+    return viewer_from_session(request.session)
+
+
+def game_or_404(code: str) -> Game:
+    return services.get_game(code)
+
+
+def int_field(request: HttpRequest, name: str) -> int:
+    """A whole number from the POST, or a clear refusal."""
+    value = request.POST.get(name, "")
+    try:
+        return int(value)
+    except ValueError:
+        if name == "version":
+            raise BadForm(
+                _("This page is missing what it needs to act: reload the table and try again.")
+            ) from None
+        raise BadForm(_("That request was malformed: reload the table and try again.")) from None
+
+
+def viewer_at(request: HttpRequest, game: Game) -> Viewer:
+    """The viewer, holding every seat of ``game`` that their browser owns."""
+    viewer = viewer_of(request)
+    missing = services.claim_seats_of_browser(game, viewer)
+    if missing:
+        remember_seats(request.session, missing)
+        viewer = viewer_of(request)
+    return viewer
+
+
+def table_response(
+    request: HttpRequest, game: Game, viewer: Viewer, status: int = 200, **extra
+) -> HttpResponse:
+    """The table for ``viewer``: the partial for htmx, the whole page otherwise."""
+    template = TEMPLATE + "#table" if request.htmx else TEMPLATE
+    return render(request, template, table_context(game, viewer, **extra), status=status)
+
+
+def error_page(request: HttpRequest, error: ActionError) -> HttpResponse:
+    return render(request, "games/error.html", {"message": error.message}, status=error.status)

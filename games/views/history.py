@@ -1,0 +1,146 @@
+"""Finished games: the history list and the turn-by-turn review of one game."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
+
+from games import services
+from games.errors import ActionError
+from games.forms import RULESET_CHOICES
+from games.models import Game
+from games.rendering import RULESET_NAMES, column_names, scorecard_rows, seat_names
+from games.replay import replay
+from games.views.access import error_page, viewer_of
+
+PAGE_SIZE = 20
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_of(request)
+    tab = "public" if request.GET.get("tab") == "public" else "mine"
+    games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
+    if tab == "mine":
+        games = games.filter(seats__browser_id=viewer.browser_id)
+    else:
+        games = games.filter(public=True)
+    ruleset = request.GET.get("rules", "")
+    if ruleset in RULESET_NAMES:
+        games = games.filter(ruleset=ruleset)
+    player = request.GET.get("player", "").strip()[:40]
+    if player:
+        games = games.filter(Q(seats__name__icontains=player))
+    games = games.distinct().order_by("-finished_at", "-id")
+    page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [_summary(game) for game in page]
+    return render(
+        request,
+        "games/history.html",
+        {
+            "tab": tab,
+            "page": page,
+            "rows": rows,
+            "rules": ruleset,
+            "player": player,
+            "ruleset_choices": RULESET_CHOICES,
+        },
+    )
+
+
+def _summary(game: Game) -> dict:
+    state = game.engine_state()
+    names = seat_names(game)
+    columns = column_names(state, names)
+    ranking = state.ranking()
+    return {
+        "game": game,
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "players": [
+            {"name": columns[index], "total": total, "winner": rank == 1}
+            for rank, index, total in sorted(ranking, key=lambda r: r[1])
+        ],
+        "winners": [columns[index] for rank, index, _total in ranking if rank == 1],
+    }
+
+
+@require_GET
+def review(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    if game.status != Game.Status.FINISHED:
+        error = ActionError(gettext("The review opens when the game is over."), status=409)
+        return error_page(request, error)
+    steps = replay(game)
+    names = seat_names(game)
+    try:
+        step = min(max(int(request.GET.get("step", len(steps))), 0), len(steps))
+    except ValueError:
+        step = len(steps)
+    state = steps[step - 1].after if step else (steps[0].before if steps else game.engine_state())
+    turns = _turns(steps, names)
+    context = {
+        "game": game,
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "columns": column_names(state, names),
+        "rows": scorecard_rows(state, {}, live=False, declaring=False),
+        "current_column": None,
+        "step": step,
+        "steps": len(steps),
+        "shown": steps[step - 1] if step else None,
+        "shown_text": _describe(steps[step - 1], names) if step else "",
+        "turns": turns,
+        "ranking": [
+            {"rank": rank, "name": column_names(game.engine_state(), names)[i], "total": total}
+            for rank, i, total in game.engine_state().ranking()
+        ],
+    }
+    template = "games/review.html#stepper" if request.htmx else "games/review.html"
+    return render(request, template, context)
+
+
+def _describe(step, names: dict[int, str]) -> str:
+    data, name = step.event.data, names.get(step.player, "?")
+    category = step.before.ruleset.category
+    if step.event.kind == "roll":
+        return gettext("%(name)s rolls %(dice)s (roll %(roll)s).") % {
+            "name": name,
+            "dice": " ".join(map(str, data["dice"])),
+            "roll": data["roll_number"],
+        }
+    if step.event.kind == "hold":
+        held = [str(step.before.dice[i]) for i in data["held"]]
+        return gettext("%(name)s holds %(dice)s.") % {
+            "name": name,
+            "dice": " ".join(held) or gettext("nothing"),
+        }
+    if step.event.kind == "declare":
+        return gettext("%(name)s declares %(category)s as target.") % {
+            "name": name,
+            "category": gettext(category(data["category"]).name),
+        }
+    if step.event.kind == "skip":
+        return gettext("%(name)s's turn is skipped.") % {"name": name}
+    return gettext("%(name)s scores %(points)s in %(category)s.") % {
+        "name": name,
+        "points": data["points"],
+        "category": gettext(category(data["category"]).name),
+    }
+
+
+def _turns(steps, names: dict[int, str]) -> list[dict]:
+    """Steps grouped by turn, for the list beside the stepper."""
+    turns: list[dict] = []
+    for number, step in enumerate(steps, start=1):
+        if not turns or turns[-1]["turn"] != step.before.turn:
+            turns.append(
+                {"turn": step.before.turn, "player": names.get(step.player, "?"), "steps": []}
+            )
+        turns[-1]["steps"].append({"number": number, "text": _describe(step, names)})
+    return turns

@@ -1,0 +1,128 @@
+"""The room around a table: lobby, invite link and QR code, joining, rejoining,
+starting, removing a seat, and skipping the turn of a player who went away."""
+
+from __future__ import annotations
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import services
+from games.errors import ActionError, GameNotFound
+from games.models import Game
+from games.rendering import lobby_context
+from games.viewer import remember_seats
+from games.views.access import error_page, int_field, table_response, viewer_of
+
+
+def _htmx_redirect(request: HttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@require_GET
+def lobby(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    if game.status != Game.Status.LOBBY:
+        return redirect("table", code)
+    context = lobby_context(game, viewer_of(request), request)
+    return render(request, "games/lobby.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    viewer = viewer_of(request)
+    if game.seats.filter(token__in=viewer.tokens).exists():
+        return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
+    context = {
+        "game": game,
+        "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
+        "name": request.POST.get("name", ""),
+    }
+    if request.method == "GET":
+        return render(request, "games/join.html", context)
+    try:
+        seat = services.join(code, viewer, request.POST.get("name", ""))
+    except ActionError as error:
+        context["message"] = error.message
+        return render(request, "games/join.html", context, status=error.status)
+    remember_seats(request.session, [seat.token])
+    return redirect("lobby", code)
+
+
+@require_GET
+def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    """A player's personal link: puts their seat into this browser's session."""
+    game = services.Game.objects.filter(code=code, seats__token=token).first()
+    if game is None:
+        return error_page(request, GameNotFound())
+    remember_seats(request.session, [token])
+    return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
+
+
+@require_POST
+def start(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.start(code, viewer_of(request), int_field(request, "version"))
+    except ActionError as error:
+        return _lobby_with(request, code, error)
+    return _htmx_redirect(request, reverse("table", args=[code]))
+
+
+@require_POST
+def remove_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
+    try:
+        services.remove_seat(code, viewer_of(request), int_field(request, "version"), position)
+    except ActionError as error:
+        return _lobby_with(request, code, error)
+    return _htmx_redirect(request, reverse("lobby", args=[code]))
+
+
+@require_POST
+def skip_turn(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.skip_turn(code, viewer_of(request), int_field(request, "version"))
+    except ActionError as error:
+        try:
+            game = services.get_game(code)
+        except ActionError:
+            return error_page(request, error)
+        return table_response(
+            request, game, viewer_of(request), status=error.status, message=error.message
+        )
+    return _htmx_redirect(request, reverse("table", args=[code]))
+
+
+@require_GET
+def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    url = request.build_absolute_uri(reverse("join", args=[code]))
+    svg = segno.make(url, error="m").svg_inline(scale=4, title=str(_("Invite link")))
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+    except ActionError:
+        return error_page(request, error)
+    context = lobby_context(game, viewer_of(request), request)
+    context["message"] = error.message
+    template = "games/lobby.html#lobby" if request.htmx else "games/lobby.html"
+    return render(request, template, context, status=error.status)

@@ -1,0 +1,123 @@
+"""The table page and its moves. Each move is one service call; htmx gets the table
+partial back, a plain form post is redirected to the table (POST/redirect/GET)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import rules, services
+from games.errors import ActionError
+from games.models import Game
+from games.services import Viewer
+from games.views.access import BadForm, error_page, int_field, table_response, viewer_at
+
+
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    if game.status == Game.Status.LOBBY:
+        return redirect("lobby", code)
+    return table_response(request, game, viewer_at(request, game))
+
+
+def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -> HttpResponse:
+    """Run one move for the viewer; answer with the table, or the refusal on the table."""
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    viewer = viewer_at(request, game)
+    try:
+        act(viewer, int_field(request, "version"))
+    except ActionError as error:
+        game.refresh_from_db()
+        return table_response(request, game, viewer, status=error.status, message=error.message)
+    if not request.htmx:
+        return redirect("table", code)
+    game.refresh_from_db()
+    return table_response(request, game, viewer)
+
+
+@require_POST
+def roll(request: HttpRequest, code: str) -> HttpResponse:
+    return _move(request, code, lambda viewer, version: services.roll(code, viewer, version))
+
+
+@require_POST
+def hold(request: HttpRequest, code: str) -> HttpResponse:
+    def act(viewer: Viewer, version: int) -> Game:
+        return services.toggle_die(code, viewer, version, int_field(request, "die"))
+
+    return _move(request, code, act)
+
+
+@require_POST
+def declare(request: HttpRequest, code: str) -> HttpResponse:
+    def act(viewer: Viewer, version: int) -> Game:
+        return services.declare(code, viewer, version, _category(request))
+
+    return _move(request, code, act)
+
+
+@require_POST
+def score(request: HttpRequest, code: str) -> HttpResponse:
+    """Score a category; a zero waits for the player to confirm it."""
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    category = request.POST.get("category", "")
+    state = game.engine_state()
+    needs_confirmation = (
+        request.POST.get("confirm") != "1"
+        and state is not None
+        and rules.scoring_options(state).get(category) == 0
+        and request.POST.get("version") == str(game.version)
+    )
+    if needs_confirmation:
+        viewer = viewer_at(request, game)
+        if state.current_player in _players_of(game, viewer):
+            return table_response(request, game, viewer, confirm=category)
+
+    def act(viewer: Viewer, version: int) -> Game:
+        return services.score(code, viewer, version, _category(request))
+
+    return _move(request, code, act)
+
+
+@require_POST
+def play_again(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        game = services.get_game(code)
+        following = services.play_again(code, viewer_at(request, game))
+    except ActionError as error:
+        return error_page(request, error)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("table", args=[following.code])
+        return response
+    return redirect("table", following.code)
+
+
+def _category(request: HttpRequest) -> str:
+    category = request.POST.get("category", "")
+    if not category or len(category) > 40:
+        raise BadForm(_("Choose a category first."))
+    return category
+
+
+def _players_of(game: Game, viewer: Viewer) -> set[int]:
+    return {
+        seat.player_index
+        for seat in game.seats.all()
+        if seat.token in viewer.tokens and seat.player_index is not None
+    }
