@@ -1,1 +1,63 @@
+"""Shared fixtures: seeded dice, and named browsers (alice, bob, a spectator)."""
+
 from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game
+
+
+@pytest.fixture
+def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
+    """Seeded dice for every game in the test."""
+    rng = random.Random(1)
+    monkeypatch.setattr(services, "rng", rng)
+    return rng
+
+
+@pytest.fixture
+def alice(db: None) -> Client:
+    return Client()
+
+
+@pytest.fixture
+def bob(db: None) -> Client:
+    return Client()
+
+
+@pytest.fixture
+def spectator(db: None) -> Client:
+    return Client()
+
+
+NEW_GAME = {
+    "name": "Alice",
+    "ruleset": "yatzy",
+    "players": "",
+    "invites": "0",
+    "teams": "0",
+    "upper_bonus": "50",
+    "yahtzee_bonus": "on",
+    "public": "on",
+}
+
+
+def create_game(client: Client, **fields: str) -> Game:
+    """Create a game through the New game form; return it."""
+    response = client.post("/games/new/", {**NEW_GAME, **fields})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    code = re.search(r"/g/([^/]+)/", response["Location"]).group(1)
+    return Game.objects.get(code=code)
+
+
+def version(game: Game) -> str:
+    return str(Game.objects.get(pk=game.pk).version)
+
+
+def fresh(game: Game) -> Game:
+    return Game.objects.get(pk=game.pk)

@@ -130,8 +130,10 @@ TIME_ZONE = "UTC"
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
-WHITENOISE_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic
+if PRODUCTION:
+    STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by collectstatic in the image
+else:
+    WHITENOISE_USE_FINDERS = True  # serve straight from static/ without collectstatic
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from django.test import Client
+
+from games.models import Game, Seat
+from tests.conftest import create_game
+
+
+def test_the_home_page_offers_a_new_game_form(alice: Client) -> None:
+    page = alice.get("/").content.decode()
+
+    assert '<label for="id_name">Your name' in page
+    assert '<label for="id_ruleset">Rules' in page
+    assert "Create game</button>" in page
+    for option in ("Forced order", "Declared target", "Upper section only", "Teams"):
+        assert option in page
+
+
+def test_a_hot_seat_table_starts_at_once(alice: Client) -> None:
+    game = create_game(alice, players="Bob\nCarol")
+
+    assert game.status == Game.Status.PLAYING
+    assert [s.name for s in game.seats.all()] == ["Alice", "Bob", "Carol"]
+    assert alice.get(f"/g/{game.code}/").status_code == 200
+
+
+def test_a_table_with_invitations_waits_in_the_lobby(alice: Client) -> None:
+    response = alice.post(
+        "/games/new/",
+        {"name": "Alice", "ruleset": "yatzy", "invites": "2", "teams": "0", "upper_bonus": "50"},
+    )
+
+    game = Game.objects.get()
+    assert response["Location"] == f"/g/{game.code}/lobby/"
+    assert game.status == Game.Status.LOBBY
+    assert game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).count() == 2
+
+
+def test_options_reach_the_engine(alice: Client) -> None:
+    game = create_game(
+        alice, ruleset="maxi_yatzy", forced_order="on", upper_only="on", auto_first_roll="on"
+    )
+
+    state = game.engine_state()
+    assert state.dice_count == 6
+    assert state.options.forced_order and state.options.upper_only
+    assert state.roll_number == 1  # rolled automatically
+    assert state.category_keys == ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+def test_teams_share_a_scorecard(alice: Client) -> None:
+    game = create_game(alice, players="Bob\nCarol\nDave", teams="2")
+
+    assert game.engine_state().scorecards[0].players == (0, 2)
+    assert game.engine_state().scorecards[1].players == (1, 3)
+
+
+def test_it_refuses_forced_order_with_a_declared_target(alice: Client) -> None:
+    response = alice.post(
+        "/games/new/", {**_form(), "forced_order": "on", "declared_target": "on"}
+    )
+
+    assert response.status_code == 400
+    assert "cannot be combined with a declared target" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_it_asks_for_a_name(alice: Client) -> None:
+    response = alice.post("/games/new/", {**_form(), "name": ""})
+
+    assert response.status_code == 400
+    assert "This field is required." in response.content.decode()
+
+
+def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
+    response = alice.post("/games/new/", {"name": "A", "ruleset": "chess", "invites": "x"})
+
+    assert response.status_code == 400
+    assert not Game.objects.exists()
+
+
+def _form() -> dict[str, str]:
+    return {"name": "Alice", "ruleset": "yatzy", "invites": "0", "teams": "0", "upper_bonus": "50"}

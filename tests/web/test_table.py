@@ -1,0 +1,211 @@
+"""The table's moves through the test client: each works, each refusal is specific,
+answered with a 4xx and the table as it was."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game, ScoreEntry
+from tests.conftest import create_game, fresh, version
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(alice: Client, dice: object) -> Game:
+    return create_game(alice, players="Bob")
+
+
+def roll(client: Client, game: Game, **extra: str):
+    return client.post(f"/g/{game.code}/roll/", {"version": version(game), **extra}, **HTMX)
+
+
+def score(client: Client, game: Game, category: str, **extra: str):
+    data = {"version": version(game), "category": category, "confirm": "1", **extra}
+    return client.post(f"/g/{game.code}/score/", data, **HTMX)
+
+
+def test_the_table_shows_dice_as_buttons_and_a_scorecard(alice: Client, game: Game) -> None:
+    roll(alice, game)
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    state = fresh(game).engine_state()
+    for number, face in enumerate(state.dice, start=1):
+        assert f'aria-label="Die {number}: {face}"' in page
+    assert 'aria-pressed="false"' in page
+    assert '<th scope="col" class="current" aria-current="true">Alice</th>' in page
+    assert 'role="status"' in page
+    assert "Roll" in page and "2 rolls left" in page
+
+
+def test_a_plain_form_post_redirects_back_to_the_table(alice: Client, game: Game) -> None:
+    response = alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/g/{game.code}/"
+    assert fresh(game).engine_state().roll_number == 1
+
+
+def test_htmx_gets_the_table_partial_back(alice: Client, game: Game) -> None:
+    response = roll(alice, game)
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="table"')
+    assert "<html" not in body
+
+
+def test_clicking_a_die_holds_it_and_clicking_again_releases_it(
+    alice: Client, game: Game
+) -> None:
+    roll(alice, game)
+
+    alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)
+    assert fresh(game).engine_state().held == (2,)
+    alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)
+    assert fresh(game).engine_state().held == ()
+
+
+def test_score_buttons_say_what_they_score(alice: Client, game: Game) -> None:
+    body = roll(alice, game).content.decode()
+
+    state = fresh(game).engine_state()
+    fours = 4 * state.dice.count(4)
+    assert f'aria-label="Score {fours} in Fours"' in body
+
+
+def test_scoring_writes_the_entry_and_passes_the_turn(alice: Client, game: Game) -> None:
+    roll(alice, game)
+    dice = fresh(game).engine_state().dice
+    response = score(alice, game, "chance")
+
+    assert response.status_code == 200
+    entry = ScoreEntry.objects.get(game=game)
+    assert (entry.category, entry.points, entry.scorecard) == ("chance", sum(dice), 0)
+    assert fresh(game).engine_state().current_player == 1
+    assert "Your turn, Bob." in response.content.decode()
+
+
+def test_a_zero_score_asks_for_confirmation_first(alice: Client, game: Game) -> None:
+    roll(alice, game)
+    state = fresh(game).engine_state()
+    zero = next(key for key in state.category_keys if _points(game, key) == 0)
+
+    response = alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": zero}, **HTMX
+    )
+
+    assert "Score 0 in" in response.content.decode()
+    assert not ScoreEntry.objects.exists()
+    score(alice, game, zero)
+    assert ScoreEntry.objects.get().points == 0
+
+
+def test_it_refuses_a_used_category(alice: Client, bob: Client, game: Game) -> None:
+    roll(alice, game)
+    score(alice, game, "chance")
+    roll(alice, game)  # Bob's turn, played at Alice's screen
+    score(alice, game, "ones")
+    roll(alice, game)
+    before = fresh(game).version
+
+    response = score(alice, game, "chance")
+
+    assert response.status_code == 400
+    assert "Chance is already used: choose another category." in response.content.decode()
+    assert fresh(game).version == before
+
+
+def test_it_refuses_a_fourth_roll(alice: Client, game: Game) -> None:
+    for _ in range(3):
+        roll(alice, game)
+
+    response = roll(alice, game)
+
+    assert response.status_code == 400
+    assert "You have used all three rolls" in response.content.decode()
+    assert fresh(game).engine_state().roll_number == 3
+
+
+def test_a_stranger_cannot_act_for_a_seat(alice: Client, bob: Client, game: Game) -> None:
+    response = roll(bob, game)
+
+    assert response.status_code == 403
+    assert "It is Alice&#x27;s turn, not yours." in response.content.decode()
+    assert fresh(game).engine_state().roll_number == 0
+
+
+def test_a_stale_page_gets_the_fresh_table(alice: Client, game: Game) -> None:
+    old = version(game)
+    roll(alice, game)
+
+    response = alice.post(f"/g/{game.code}/roll/", {"version": old}, **HTMX)
+
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "The table has changed since your page was drawn" in body
+    assert f'data-version="{version(game)}"' in body
+    assert fresh(game).engine_state().roll_number == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "says"),
+    [
+        ("roll", {}, "missing what it needs"),
+        ("roll", {"version": "seven"}, "missing what it needs"),
+        ("hold", {"die": "first"}, "malformed"),
+        ("hold", {"die": "9"}, "Hold dice by their positions"),
+        ("score", {"category": ""}, "Choose a category first."),
+        ("score", {"category": "<script>"}, "There is no category"),
+        ("declare", {"category": "chance"}, "does not play with declared targets"),
+    ],
+)
+def test_a_forged_or_malformed_form_is_refused_clearly(
+    alice: Client, game: Game, path: str, data: dict[str, str], says: str
+) -> None:
+    roll(alice, game)
+    before = fresh(game).state
+    data = {"version": version(game), **data} if "version" not in data and data else data
+
+    response = alice.post(f"/g/{game.code}/{path}/", data, **HTMX)
+
+    assert response.status_code == 400
+    assert says in response.content.decode()
+    assert fresh(game).state == before
+
+
+def test_an_unknown_game_is_a_clear_404(alice: Client) -> None:
+    for response in (alice.get("/g/nope/"), alice.post("/g/nope/roll/", {"version": "1"})):
+        assert response.status_code == 404
+        assert "There is no game at this address" in response.content.decode()
+
+
+def test_forced_order_allows_only_the_next_category(alice: Client, dice: object) -> None:
+    game = create_game(alice, forced_order="on")
+    roll(alice, game)
+
+    response = score(alice, game, "chance")
+
+    assert response.status_code == 400
+    assert "Forced order: this turn must go in Ones." in response.content.decode()
+    assert score(alice, game, "ones").status_code == 200
+
+
+def test_a_declared_target_is_declared_then_scored(alice: Client, dice: object) -> None:
+    game = create_game(alice, declared_target="on")
+    body = roll(alice, game).content.decode()
+    assert 'aria-label="Declare Chance as target"' in body
+
+    alice.post(f"/g/{game.code}/declare/", {"version": version(game), "category": "chance"}, **HTMX)
+    response = score(alice, game, "ones")
+
+    assert response.status_code == 400
+    assert "Your declared target is Chance" in response.content.decode()
+    assert score(alice, game, "chance").status_code == 200
+
+
+def _points(game: Game, key: str) -> int:
+    from games.rules import scoring_options
+
+    return scoring_options(fresh(game).engine_state())[key]
