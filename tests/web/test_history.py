@@ -1,0 +1,113 @@
+"""Finished games: the history, the review and playing again."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+from tests.conftest import create_game, fresh, version
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def play_to_the_end(client: Client, game: Game) -> Game:
+    """Roll once and score the first open category until the game is over."""
+    while fresh(game).status != Game.Status.FINISHED:
+        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+        state = fresh(game).engine_state()
+        category = state.open_categories()[0]
+        client.post(
+            f"/g/{game.code}/score/",
+            {"version": version(game), "category": category, "confirm": "1"},
+            **HTMX,
+        )
+    return fresh(game)
+
+
+@pytest.fixture
+def finished(alice: Client, dice: object) -> Game:
+    return play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+
+
+def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finished: Game) -> None:
+    page = alice.get(f"/g/{finished.code}/").content.decode()
+
+    (rank, index, total), *_ = finished.engine_state().ranking()
+    assert "Final ranking" in page
+    assert f"wins with {total} points" in page
+    assert "Play again</button>" in page
+
+
+def test_my_games_lists_the_games_this_browser_played(
+    alice: Client, bob: Client, finished: Game
+) -> None:
+    mine = alice.get("/history/").content.decode()
+    theirs = bob.get("/history/").content.decode()
+
+    assert f"/g/{finished.code}/review/" in mine
+    assert f"/g/{finished.code}/review/" not in theirs
+    assert "No finished games of yours yet." in theirs
+
+
+def test_public_games_are_listed_for_everyone_and_private_ones_are_not(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    public = play_to_the_end(alice, create_game(alice, upper_only="on"))
+    private = play_to_the_end(alice, create_game(alice, upper_only="on", public=""))
+
+    page = bob.get("/history/?tab=public").content.decode()
+
+    assert f"/g/{public.code}/review/" in page
+    assert f"/g/{private.code}/review/" not in page
+    assert bob.get(f"/g/{private.code}/review/").status_code == 200  # reachable by its link
+
+
+def test_the_history_filters_by_rules_and_player(alice: Client, dice: object) -> None:
+    yatzy = play_to_the_end(alice, create_game(alice, upper_only="on", players="Bob"))
+    maxi = play_to_the_end(alice, create_game(alice, upper_only="on", ruleset="maxi_yatzy"))
+
+    by_rules = alice.get("/history/?rules=maxi_yatzy").content.decode()
+    by_player = alice.get("/history/?player=bob").content.decode()
+
+    assert maxi.code in by_rules and yatzy.code not in by_rules
+    assert yatzy.code in by_player and maxi.code not in by_player
+
+
+def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: Game) -> None:
+    steps = finished.events.filter(kind__in=["roll", "score"]).count()
+
+    last = alice.get(f"/g/{finished.code}/review/").content.decode()
+    first = alice.get(f"/g/{finished.code}/review/?step=1", **HTMX).content.decode()
+
+    assert f"Step {steps} of {steps}" in last
+    assert "Step 1 of" in first and "Alice rolls" in first
+    assert "scores" in last
+
+
+def test_the_review_of_a_running_game_waits_for_the_end(alice: Client, dice: object) -> None:
+    game = create_game(alice)
+
+    response = alice.get(f"/g/{game.code}/review/")
+
+    assert response.status_code == 409
+    assert "The review opens when the game is over." in response.content.decode()
+
+
+def test_play_again_starts_the_same_table_anew(alice: Client, finished: Game) -> None:
+    response = alice.post(f"/g/{finished.code}/again/")
+
+    following = fresh(finished).next_game
+    assert response["Location"] == f"/g/{following.code}/"
+    assert [s.name for s in following.seats.all()] == ["Alice", "Bob"]
+    assert following.options == finished.options
+    assert following.status == Game.Status.PLAYING
+    assert alice.post(f"/g/{finished.code}/again/")["Location"] == f"/g/{following.code}/"
+
+
+def test_the_rules_package_imports_no_django() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, games.rules; sys.exit(any(m.startswith('django') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
