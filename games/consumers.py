@@ -26,15 +26,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.viewer = peek_viewer(self.scope.get("session") or {})
-        game = await database_sync_to_async(Game.objects.filter(code=code).first)()
+        game = await database_sync_to_async(self._arrive)(code)
         await self.accept()
         if game is None:
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
             return
         self.code = code
         self.game_id = game.id
-        self.seats = await database_sync_to_async(presence.arrive)(game, self.viewer)
         await self.channel_layer.group_add(group_name(code), self.channel_name)
         if self.seats:  # a player arrived: everyone's presence list changes
             await self.channel_layer.group_send(group_name(code), {"type": "game.changed"})
@@ -56,6 +54,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await database_sync_to_async(self._render)()
         if html:
             await self.send(text_data=html)
+
+    def _arrive(self, code: str) -> Game | None:
+        # The session loads lazily from the database, so it is read here too.
+        self.viewer = peek_viewer(self.scope.get("session") or {})
+        game = Game.objects.filter(code=code).first()
+        if game is not None:
+            self.seats = presence.arrive(game, self.viewer)
+        return game
 
     def _render(self) -> str:
         game = Game.objects.filter(id=self.game_id).select_related("next_game").first()

@@ -9,7 +9,7 @@ from django.db import connection
 
 from bench.servers import Server, free_port
 
-__all__ = ["Server", "free_port", "database_url_of_this_run"]
+__all__ = ["Server", "database_url_of_this_run", "free_port"]
 
 
 def database_url_of_this_run() -> str:

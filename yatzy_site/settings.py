@@ -102,6 +102,8 @@ else:
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # A file, not memory, so that racing test threads lock like real requests.
+            "TEST": {"NAME": VAR_DIR / "test-db.sqlite3"},
         }
     }
 

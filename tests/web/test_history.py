@@ -33,7 +33,7 @@ def finished(alice: Client, dice: object) -> Game:
 def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finished: Game) -> None:
     page = alice.get(f"/g/{finished.code}/").content.decode()
 
-    (rank, index, total), *_ = finished.engine_state().ranking()
+    (_rank, _index, total), *_ = finished.engine_state().ranking()
     assert "Final ranking" in page
     assert f"wins with {total} points" in page
     assert "Play again</button>" in page

@@ -56,9 +56,7 @@ def test_teams_share_a_scorecard(alice: Client) -> None:
 
 
 def test_it_refuses_forced_order_with_a_declared_target(alice: Client) -> None:
-    response = alice.post(
-        "/games/new/", {**_form(), "forced_order": "on", "declared_target": "on"}
-    )
+    response = alice.post("/games/new/", {**_form(), "forced_order": "on", "declared_target": "on"})
 
     assert response.status_code == 400
     assert "cannot be combined with a declared target" in response.content.decode()

@@ -56,9 +56,7 @@ def test_htmx_gets_the_table_partial_back(alice: Client, game: Game) -> None:
     assert "<html" not in body
 
 
-def test_clicking_a_die_holds_it_and_clicking_again_releases_it(
-    alice: Client, game: Game
-) -> None:
+def test_clicking_a_die_holds_it_and_clicking_again_releases_it(alice: Client, game: Game) -> None:
     roll(alice, game)
 
     alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)

@@ -1,0 +1,180 @@
+"""The table WebSocket: per-viewer updates after every kind of action, and refusals."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games.models import Game
+from tests.conftest import create_game, fresh, version
+from yatzy_site.asgi import application
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def socket(code: str, client: Client | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [origin]
+    if client is not None and "sessionid" in client.cookies:
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return WebsocketCommunicator(application, f"/ws/g/{code}/", headers=headers)
+
+
+async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
+    html = await ws.receive_from(timeout=5)
+    return int(re.search(r'data-version="(\d+)"', html).group(1)), html
+
+
+async def post(client: Client, path: str, **data: str):
+    return await sync_to_async(client.post)(path, data, HTTP_HX_REQUEST="true")
+
+
+@pytest.fixture
+def lobby(alice: Client, bob: Client, dice: object) -> Game:
+    game = create_game(alice, invites="1")
+    bob.get(f"/g/{game.code}/join/")
+    return game
+
+
+async def test_a_browser_gets_the_table_on_connect(alice: Client, dice: object) -> None:
+    game = await sync_to_async(create_game)(alice, players="Bob")
+    ws = socket(game.code, alice)
+    connected, _ = await ws.connect()
+
+    got, html = await next_version(ws)
+
+    assert connected
+    assert got == game.version
+    assert 'id="table"' in html and 'hx-swap-oob="true"' in html
+    await ws.disconnect()
+
+
+async def test_every_kind_of_action_reaches_every_browser(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    code = lobby.code
+    host = socket(code, alice)
+    await host.connect()
+    seen, _ = await next_version(host)
+
+    await post(bob, f"/g/{code}/join/", name="Bob")
+    assert (await next_version(host))[0] > seen
+    while not await host.receive_nothing(timeout=0.2):
+        await host.receive_from()  # presence notices of Bob's arrival, if any
+
+    await post(alice, f"/g/{code}/start/", version=await sync_to_async(version)(lobby))
+    guest = socket(code, bob)
+    await guest.connect()
+    await next_version(guest)
+    while not await host.receive_nothing(timeout=0.2):
+        await host.receive_from()
+    while not await guest.receive_nothing(timeout=0.2):
+        await guest.receive_from()
+
+    for path, data in [
+        ("roll", {}),
+        ("hold", {"die": "0"}),
+        ("roll", {}),
+        ("score", {"category": "chance", "confirm": "1"}),
+    ]:
+        before = int(await sync_to_async(version)(lobby))
+        response = await post(alice, f"/g/{code}/{path}/", version=str(before), **data)
+        assert response.status_code == 200, response.content.decode()[:500]
+        for ws in (host, guest):
+            got, _ = await next_version(ws)
+            assert got == before + 1, path
+    await host.disconnect()
+    await guest.disconnect()
+
+
+async def test_only_the_seat_to_move_gets_live_buttons(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    await post(bob, f"/g/{lobby.code}/join/", name="Bob")
+    await post(alice, f"/g/{lobby.code}/start/", version=await sync_to_async(version)(lobby))
+    await post(alice, f"/g/{lobby.code}/roll/", version=await sync_to_async(version)(lobby))
+    host, guest = socket(lobby.code, alice), socket(lobby.code, bob)
+    await host.connect()
+    await guest.connect()
+
+    _, to_alice = await next_version(host)
+    _, to_bob = await next_version(guest)
+
+    assert "Score " in to_alice and 'data-live="1"' in to_alice
+    assert "Score " not in to_bob and 'data-live="0"' in to_bob
+    await host.disconnect()
+    await guest.disconnect()
+
+
+async def test_a_stranger_sees_the_table_but_cannot_act(
+    alice: Client, spectator: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice)
+    await sync_to_async(spectator.get)("/")
+    ws = socket(game.code, spectator)
+    await ws.connect()
+    _, html = await next_version(ws)
+
+    response = await post(spectator, f"/g/{game.code}/roll/", version=str(game.version))
+
+    assert 'data-live="0"' in html
+    assert response.status_code == 403
+    assert (await sync_to_async(fresh)(game)).engine_state().roll_number == 0
+    await ws.disconnect()
+
+
+async def test_an_unknown_game_is_closed_with_a_clear_code() -> None:
+    ws = socket("no-such-game")
+    await ws.connect()
+
+    closed = await ws.receive_output(timeout=5)
+
+    assert closed["type"] == "websocket.close"
+    assert closed["code"] == 4404
+
+
+async def test_a_foreign_origin_is_refused(alice: Client, dice: object) -> None:
+    game = await sync_to_async(create_game)(alice)
+    ws = socket(game.code, alice, origin=(b"origin", b"https://evil.example"))
+
+    connected, _ = await ws.connect()
+
+    assert not connected
+
+
+async def test_the_socket_accepts_no_moves(alice: Client, dice: object) -> None:
+    game = await sync_to_async(create_game)(alice)
+    ws = socket(game.code, alice)
+    await ws.connect()
+    await next_version(ws)
+
+    await ws.send_to(text_data='{"action": "roll"}')
+    closed = await ws.receive_output(timeout=5)
+
+    assert closed["code"] == 4400
+    assert (await sync_to_async(fresh)(game)).engine_state().roll_number == 0
+
+
+async def test_a_browser_that_missed_updates_is_resynchronised_on_reconnect(
+    alice: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice)
+    ws = socket(game.code, alice)
+    await ws.connect()
+    seen, _ = await next_version(ws)
+    await ws.disconnect()
+
+    for _ in range(2):
+        await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))
+    ws = socket(game.code, alice)
+    await ws.connect()
+    got, html = await next_version(ws)
+
+    assert got == seen + 2
+    state = (await sync_to_async(fresh)(game)).engine_state()
+    assert f'aria-label="Die 1: {state.dice[0]}"' in html
+    await ws.disconnect()
