@@ -108,7 +108,10 @@ def scorecard_rows(
     rows.append(
         Row("subtotal", gettext("Subtotal"), "subtotal", tuple(_subtotal(t) for t in totals))
     )
-    rows.append(Row("bonus", gettext("Bonus"), "bonus", tuple(_bonus(t) for t in totals)))
+    upper_keys = [c.key for c in upper]
+    complete = [all(card.is_used(k) for k in upper_keys) for card in state.scorecards]
+    bonus_cells = tuple(_bonus(t, done) for t, done in zip(totals, complete, strict=True))
+    rows.append(Row("bonus", gettext("Bonus"), "bonus", bonus_cells))
     rows += [category_row(c) for c in lower]
     if state.ruleset.yahtzee_rules and not state.options.upper_only:
         rows.append(
@@ -128,8 +131,8 @@ def _subtotal(totals: rules.Totals) -> str:
     return f"{totals.upper} ({pace})"
 
 
-def _bonus(totals: rules.Totals) -> str:
-    if totals.bonus:
+def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
+    if totals.bonus or upper_complete:
         return str(totals.bonus)
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 

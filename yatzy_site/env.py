@@ -79,10 +79,25 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
             "PORT": str(port or ""),
         }
     if parts.scheme == "sqlite":
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": parts.path}
+        return sqlite_database(parts.path)
     raise ImproperlyConfigured(
         f"{name} must start with postgres:// or sqlite://, not {parts.scheme or url!r}."
     )
+
+
+def sqlite_database(path: object) -> dict[str, object]:
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": path,
+        # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock
+        # when a transaction starts, so two moves queue instead of failing halfway
+        # with "database is locked".
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
 
 
 def redis_url(name: str, url: str) -> str:

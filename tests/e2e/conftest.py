@@ -1,0 +1,81 @@
+"""Real browsers against a real server: headless Chromium (Debian's) driven by
+Playwright, and the site served by daphne in its own process on the test database.
+
+Without /usr/bin/chromium the browser tests skip and say why, except under CI,
+where a missing browser fails the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.servers import Server, database_url_of_this_run
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+# Playwright's sync API runs an event loop in the test's thread; the Django calls
+# the tests make there are ordinary blocking ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: CI must run the browser tests")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium) - browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
+    """daphne serving the site on this test run's database (and Redis, if set)."""
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        if connection.vendor == "sqlite":
+            env = {"DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}"}
+        else:
+            env = {"DATABASE_URL": database_url_of_this_run()}
+    server = Server({**env, "LOG_LEVEL": "WARNING"}).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def new_page(browser: object, site: Server, transactional_db: None):
+    """Open a fresh browser context (a separate person) and a page in it."""
+    contexts = []
+
+    def open_page(width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page: object, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]

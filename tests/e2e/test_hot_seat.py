@@ -1,0 +1,101 @@
+"""A whole hot-seat game of two players in a real browser, then its history and review."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+
+
+def cell_numbers(page: Page, row: str) -> list[int]:
+    cells = page.locator("table.scorecard tr", has=page.locator(f"th:text-is('{row}')"))
+    return [int(re.match(r"-?\d+", text).group()) for text in cells.locator("td").all_inner_texts()]
+
+
+def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> None:
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("More players at this screen").fill("Bob")
+    page.get_by_role("button", name="Create game").click()
+    expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
+    expect(page.get_by_role("columnheader", name="Alice")).to_be_visible()
+    expect(page.get_by_role("columnheader", name="Bob")).to_be_visible()
+
+    for turn in range(30):
+        player = "Alice" if turn % 2 == 0 else "Bob"
+        expect(page.get_by_role("status")).to_contain_text(f"Your turn, {player}.")
+        page.get_by_role("button", name="Roll").click()
+        if turn == 0:
+            first = page.get_by_role("button", name=re.compile(r"^Die 1: \d$"))
+            first.click()
+            expect(first).to_have_attribute("aria-pressed", "true")
+            page.get_by_role("button", name="Roll").click()
+            expect(page.get_by_role("button", name="Roll")).to_contain_text("1 roll left")
+            screenshot(page, "hot-seat-desktop")
+        option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
+        expect(option).to_be_visible()
+        with page.expect_response(lambda response: "/score/" in response.url):
+            option.click()
+        confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
+        if confirm.count():
+            with page.expect_response(lambda response: "/score/" in response.url):
+                confirm.click()
+
+    expect(page.get_by_role("status")).to_contain_text("Game over")
+    expect(page.get_by_role("heading", name="Final ranking")).to_be_visible()
+    screenshot(page, "hot-seat-finished")
+    game = Game.objects.get()
+    state = game.engine_state()
+    totals = cell_numbers(page, "Total")
+    assert totals == [state.totals(0).total, state.totals(1).total]
+    upper = [sum(cell_numbers(page, row)[c] for row in _UPPER) for c in range(2)]
+    lower = [sum(cell_numbers(page, row)[c] for row in _LOWER) for c in range(2)]
+    bonus = [0 if "to go" in t else int(t) for t in _row_texts(page, "Bonus")]
+    assert totals == [upper[c] + bonus[c] + lower[c] for c in range(2)]
+
+    page.get_by_role("link", name="History").click()
+    expect(page.get_by_role("link", name="Review")).to_be_visible()
+    page.get_by_role("link", name="Review").click()
+    expect(page.get_by_role("heading", name=re.compile("^Review"))).to_be_visible()
+    page.get_by_role("link", name="Start").click()
+    expect(page.get_by_text("Step 0 of")).to_be_visible()
+    page.get_by_role("link", name="Next").click()
+    expect(page.locator(".step-text")).to_contain_text("Alice rolls")
+    screenshot(page, "review")
+
+
+_UPPER = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes"]
+_LOWER = [
+    "One pair",
+    "Two pairs",
+    "Three of a kind",
+    "Four of a kind",
+    "Small straight",
+    "Large straight",
+    "Full house",
+    "Chance",
+    "Yatzy",
+]
+
+
+def _row_texts(page: Page, row: str) -> list[str]:
+    cells = page.locator("table.scorecard tr", has=page.locator(f"th:text-is('{row}')"))
+    return cells.locator("td").all_inner_texts()
+
+
+def test_the_table_fits_a_phone(new_page, site: Server) -> None:
+    page: Page = new_page(360, 740)
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("More players at this screen").fill("Bob")
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.get_by_role("button", name=re.compile(r"^Die 5: "))).to_be_visible()
+
+    screenshot(page, "table-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
