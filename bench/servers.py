@@ -20,6 +20,11 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _inherited() -> dict[str, str]:
+    """This process's environment, less what only a test process may set."""
+    return {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
 class Server:
     """One daphne process serving ``app``; ``kill``/``stop`` and ``start`` again."""
 
@@ -52,7 +57,7 @@ class Server:
         self.process = subprocess.Popen(
             [*command, self.app],
             cwd=ROOT,
-            env={**os.environ, **self.env},
+            env={**_inherited(), **self.env},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )

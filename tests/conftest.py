@@ -61,3 +61,12 @@ def version(game: Game) -> str:
 
 def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API keeps an event loop running in the
+    main thread until the session ends, and sync Django code must not meet it."""
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+    items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))

@@ -21,7 +21,8 @@ PRODUCTION = {
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k != "DEBUG"}
+    leaks = {"DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the latter
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k not in leaks}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,

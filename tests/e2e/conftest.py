@@ -24,12 +24,6 @@ SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "tests/e2e/" in str(item.fspath):
-            item.add_marker(pytest.mark.e2e)
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
