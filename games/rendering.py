@@ -239,7 +239,10 @@ def render_live(game: Game, viewer: Viewer) -> str:
     context["oob"] = True
     if game.next_game_id:
         context["redirect"] = reverse("table", args=[game.next_game.code])
-    return render_to_string(TEMPLATE + "#table", context)
+    html = render_to_string(TEMPLATE + "#table", context)
+    # A browser still on the lobby page has no table to swap: send it to the table.
+    table_url = reverse("table", args=[game.code])
+    return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
 
 
 def seat_label(seat: Seat) -> str:

@@ -3,6 +3,8 @@ starting, removing a seat, and skipping the turn of a player who went away."""
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -113,8 +115,11 @@ def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         return error_page(request, error)
     url = request.build_absolute_uri(reverse("join", args=[code]))
-    svg = segno.make(url, error="m").svg_inline(scale=4, title=str(_("Invite link")))
-    return HttpResponse(svg, content_type="image/svg+xml")
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(
+        svg, kind="svg", scale=4, xmldecl=False, title=str(_("Invite link"))
+    )
+    return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
 
 
 def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:

@@ -1,0 +1,95 @@
+"""Two friends in two browsers: invite link, lobby, a whole game over WebSockets,
+a spectator, and a page closed and reopened mid-game."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+
+DIE = re.compile(r"^Die \d: \d$")
+
+
+def dice_of(page: Page) -> list[str]:
+    return page.get_by_role("button", name=DIE).evaluate_all(
+        "buttons => buttons.map(b => b.getAttribute('aria-label'))"
+    )
+
+
+def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
+    alice: Page = new_page()
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_label("Upper section only").check()
+    alice.get_by_role("button", name="Create game").click()
+    invite = alice.get_by_label("Invite link").input_value()
+    assert "/join/" in invite
+    expect(alice.get_by_role("img", name="QR code of the invite link")).to_be_visible()
+
+    bob: Page = new_page(360, 740)
+    bob.goto(invite)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join").click()
+    expect(alice.get_by_text("Bob", exact=True)).to_be_visible()  # the lobby fills live
+    screenshot(alice, "lobby-desktop")
+    alice.get_by_role("button", name="Start game").click()
+    expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
+    expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")  # followed by itself
+
+    watcher: Page = new_page()
+    watcher.goto(alice.url)
+    expect(watcher.get_by_role("status")).to_contain_text("Alice's turn.")
+
+    players = {"Alice": alice, "Bob": bob}
+    for turn in range(12):
+        name, other = ("Alice", "Bob") if turn % 2 == 0 else ("Bob", "Alice")
+        me, them = players[name], players[other]
+        if turn == 5:  # Bob's phone drops the page and comes back
+            bob.close()
+            bob = players["Bob"] = new_page_in(bob, site)
+            me, them = players[name], players[other]
+        expect(me.get_by_role("status")).to_contain_text(f"Your turn, {name}.")
+        with me.expect_response(lambda r: "/roll/" in r.url):
+            me.get_by_role("button", name="Roll").click()
+        rolled = dice_of(me)
+        expect(them.get_by_role("button", name=DIE).first).to_be_visible()
+        them.wait_for_function(
+            "labels => [...document.querySelectorAll('.die')].map(b => b.getAttribute('aria-label')).join() === labels.join()",
+            arg=rolled,
+        )
+        watcher.wait_for_function(
+            "labels => [...document.querySelectorAll('.die')].map(b => b.getAttribute('aria-label')).join() === labels.join()",
+            arg=rolled,
+        )
+        if turn == 2:
+            screenshot(bob, "remote-phone")
+        option = me.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
+        with me.expect_response(lambda r: "/score/" in r.url):
+            option.click()
+        confirm = me.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
+        if confirm.count():
+            with me.expect_response(lambda r: "/score/" in r.url):
+                confirm.click()
+        if turn < 11:
+            expect(them.get_by_role("status")).to_contain_text(f"Your turn, {other}.")
+
+    for page in (alice, players["Bob"], watcher):
+        expect(page.get_by_role("status")).to_contain_text("Game over")
+    totals = [
+        alice.locator("tr.row-total td").all_inner_texts(),
+        players["Bob"].locator("tr.row-total td").all_inner_texts(),
+        watcher.locator("tr.row-total td").all_inner_texts(),
+    ]
+    assert totals[0] == totals[1] == totals[2]
+    screenshot(alice, "remote-finished")
+
+
+def new_page_in(closed: Page, site: Server) -> Page:
+    """A new tab in the same browser (same cookies) opened on the table again."""
+    page = closed.context.new_page()
+    page.goto(closed.url)
+    return page
