@@ -11,6 +11,8 @@ from tests.e2e.conftest import screenshot
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
+SAME_DICE = """labels => labels.join() === [...document.querySelectorAll('.die')]
+    .map(button => button.getAttribute('aria-label')).join()"""
 
 
 def dice_of(page: Page) -> list[str]:
@@ -57,14 +59,8 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
             me.get_by_role("button", name="Roll").click()
         rolled = dice_of(me)
         expect(them.get_by_role("button", name=DIE).first).to_be_visible()
-        them.wait_for_function(
-            "labels => [...document.querySelectorAll('.die')].map(b => b.getAttribute('aria-label')).join() === labels.join()",
-            arg=rolled,
-        )
-        watcher.wait_for_function(
-            "labels => [...document.querySelectorAll('.die')].map(b => b.getAttribute('aria-label')).join() === labels.join()",
-            arg=rolled,
-        )
+        for viewer in (them, watcher):
+            viewer.wait_for_function(SAME_DICE, arg=rolled)
         if turn == 2:
             screenshot(bob, "remote-phone")
         option = me.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first

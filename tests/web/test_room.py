@@ -1,0 +1,140 @@
+"""The room: joining by invite link, rejoining, the host's start, remove and skip."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Game, Seat
+from tests.conftest import create_game, fresh, version
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def lobby(alice: Client, dice: object) -> Game:
+    return create_game(alice, invites="1")
+
+
+def join(client: Client, game: Game, name: str):
+    return client.post(f"/g/{game.code}/join/", {"name": name})
+
+
+def test_the_lobby_shows_the_invite_link_and_qr_code(alice: Client, lobby: Game) -> None:
+    page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    qr = alice.get(f"/g/{lobby.code}/qr.svg")
+
+    assert '<label for="invite-link">Invite link</label>' in page
+    assert f"http://testserver/g/{lobby.code}/join/" in page
+    assert "Start game</button>" in page
+    assert qr["Content-Type"] == "image/svg+xml"
+    assert qr.content.startswith(b"<svg")
+
+
+def test_a_friend_joins_by_the_invite_link(alice: Client, bob: Client, lobby: Game) -> None:
+    form = bob.get(f"/g/{lobby.code}/join/").content.decode()
+    response = join(bob, lobby, "Bob")
+
+    assert '<label for="join-name">Your name</label>' in form and "Join</button>" in form
+    assert response["Location"] == f"/g/{lobby.code}/lobby/"
+    seat = Seat.objects.get(game=lobby, name="Bob")
+    assert seat.claimed_at is not None
+    page = bob.get(f"/g/{lobby.code}/lobby/").content.decode()
+    assert f"/g/{lobby.code}/seat/{seat.token}/" in page  # the personal rejoin link
+    assert "Start game</button>" not in page  # only the host starts
+
+
+def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
+    join(bob, lobby, "Bob")
+    carol = Client()
+
+    response = join(carol, lobby, "Carol")
+
+    assert response.status_code == 409
+    assert "Every seat at this table is taken: you can watch instead." in response.content.decode()
+    assert "Watch the game" in carol.get(f"/g/{lobby.code}/join/").content.decode()
+
+
+def test_a_started_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+
+    response = join(bob, lobby, "Bob")
+
+    assert response.status_code == 409
+    assert "already started: you can watch it instead" in response.content.decode()
+
+
+def test_only_the_host_starts(alice: Client, bob: Client, lobby: Game) -> None:
+    join(bob, lobby, "Bob")
+
+    response = bob.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+
+    assert response.status_code == 403
+    assert "Only the host of this table can do that." in response.content.decode()
+    assert fresh(lobby).status == Game.Status.LOBBY
+
+
+def test_the_host_starts_with_whoever_has_joined(alice: Client, lobby: Game) -> None:
+    response = alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+
+    assert response["Location"] == f"/g/{lobby.code}/"
+    game = fresh(lobby)
+    assert game.status == Game.Status.PLAYING
+    assert [s.name for s in game.seats.all()] == ["Alice"]
+
+
+def test_the_host_removes_a_seat(alice: Client, bob: Client, lobby: Game) -> None:
+    join(bob, lobby, "Bob")
+    bobs = Seat.objects.get(game=lobby, name="Bob")
+
+    alice.post(f"/g/{lobby.code}/seats/{bobs.position}/remove/", {"version": version(lobby)})
+
+    assert not Seat.objects.filter(pk=bobs.pk).exists()
+    assert (
+        bob.post(f"/g/{lobby.code}/seats/0/remove/", {"version": version(lobby)}).status_code == 403
+    )
+
+
+def test_the_rejoin_link_brings_the_seat_to_another_device(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+    seat = Seat.objects.get(game=lobby, name="Bob")
+    alice.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
+    alice.post(
+        f"/g/{lobby.code}/score/",
+        {"version": version(lobby), "category": "chance", "confirm": "1"},
+    )
+    phone = Client()
+
+    phone.get(f"/g/{lobby.code}/seat/{seat.token}/")
+    response = phone.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
+
+    assert response.status_code == 302
+    assert fresh(lobby).engine_state().roll_number == 1
+    assert phone.get(f"/g/{lobby.code}/seat/not-a-token/").status_code == 404
+
+
+def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby: Game) -> None:
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+    alice.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
+    alice.post(
+        f"/g/{lobby.code}/score/", {"version": version(lobby), "category": "chance", "confirm": "1"}
+    )
+
+    too_soon = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
+    assert too_soon.status_code == 409
+    assert "Bob is at the table: wait for their move." in too_soon.content.decode()
+
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    assert "Skip Bob's turn" in alice.get(f"/g/{lobby.code}/").content.decode()
+    alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
+
+    state = fresh(lobby).engine_state()
+    assert state.current_player == 0
+    assert state.scorecards[1].entries == (("yatzy", 0),)  # the lowest-value open category
