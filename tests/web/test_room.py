@@ -137,4 +137,4 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
 
     state = fresh(lobby).engine_state()
     assert state.current_player == 0
-    assert state.scorecards[1].entries == (("yatzy", 0),)  # the lowest-value open category
+    assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
