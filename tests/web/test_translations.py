@@ -1,0 +1,70 @@
+"""Finnish is complete, compiled, and chosen with the language switcher."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from django.test import Client
+from django.utils import translation
+
+from tests.conftest import create_game
+
+PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
+SAME_IN_FINNISH = {"Bonus", "Yatzy", "Yahtzee"}
+
+
+def po_entries() -> list[dict[str, list[str]]]:
+    """Each entry of the .po file as {field: [strings]} (msgid, msgid_plural, msgstr...)."""
+    entries, entry, field = [], {}, None
+    for line in PO.read_text(encoding="utf-8").splitlines() + [""]:
+        if not line.strip():
+            if entry:
+                entries.append(entry)
+            entry, field = {}, None
+        elif line.startswith("#,"):
+            entry.setdefault("flags", []).append(line)
+        elif line.startswith("#"):
+            continue
+        elif line.startswith('"'):
+            entry[field][-1] += ast.literal_eval(line)
+        else:
+            field, _, text = line.partition(" ")
+            entry.setdefault(field, []).append(ast.literal_eval(text))
+    return [e for e in entries if e.get("msgid") != [""]]
+
+
+def test_every_finnish_string_is_translated_and_none_is_fuzzy() -> None:
+    entries = po_entries()
+
+    assert len(entries) > 150
+    untranslated = [
+        e["msgid"][0]
+        for e in entries
+        if any(not text for key, texts in e.items() if key.startswith("msgstr") for text in texts)
+    ]
+    assert untranslated == []
+    assert [e["msgid"][0] for e in entries if any("fuzzy" in f for f in e.get("flags", []))] == []
+
+
+def test_the_compiled_catalogue_matches_the_po_file() -> None:
+    with translation.override("fi"):
+        for entry in po_entries():
+            if "msgid_plural" in entry:
+                continue
+            msgid, msgstr = entry["msgid"][0], entry["msgstr"][0]
+            if "%" not in msgid and msgid not in SAME_IN_FINNISH:
+                assert translation.gettext(msgid) == msgstr, msgid
+
+
+def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: object) -> None:
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    game = create_game(alice, players="Bob")
+    alice.post(f"/g/{game.code}/roll/", {"version": str(game.version)})
+
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert '<html lang="fi">' in page
+    assert "Sinun vuorosi, Alice." in page
+    assert 'aria-label="Noppa 1: ' in page
+    assert "Ykköset" in page and "Välisumma" in page
