@@ -24,7 +24,6 @@ $(STAMP): pyproject.toml | $(PY)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py solve --if-missing --background
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) yatzy_site.asgi:application
 
 test: $(STAMP)
