@@ -17,7 +17,7 @@ SAME_IN_FINNISH = {"Bonus", "Yatzy", "Yahtzee"}
 def po_entries() -> list[dict[str, list[str]]]:
     """Each entry of the .po file as {field: [strings]} (msgid, msgid_plural, msgstr...)."""
     entries, entry, field = [], {}, None
-    for line in PO.read_text(encoding="utf-8").splitlines() + [""]:
+    for line in [*PO.read_text(encoding="utf-8").splitlines(), ""]:
         if not line.strip():
             if entry:
                 entries.append(entry)
