@@ -1,0 +1,122 @@
+"""Two real server processes on one PostgreSQL and one Redis, as docker-compose runs them.
+
+A browser on each process sees the other's moves live; a process killed mid-game
+and restarted loses nothing, and its browsers reconnect and resynchronise; Redis
+dropping the layer's connections is healed the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+import redis
+
+from bench.clients import Browser
+from tests.servers import Server, database_url_of_this_run
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+@pytest.fixture
+def servers(postgres: None, redis_layer: None) -> list[Server]:
+    env = {"DATABASE_URL": database_url_of_this_run(), "LOG_LEVEL": "WARNING"}
+    started = [Server(env).start(), Server(env).start()]
+    yield started
+    for server in started:
+        server.stop()
+
+
+async def seat(browser: Browser, code: str, name: str) -> None:
+    await browser.get(f"/g/{code}/join/")
+    response = await browser.post(f"/g/{code}/join/", {"name": name})
+    assert response.status_code < 400, response.text[:500]
+
+
+async def move(browser: Browser, code: str, action: str, version: int, **data: str) -> int:
+    response = await browser.post(f"/g/{code}/{action}/", {"version": str(version), **data})
+    assert response.status_code == 200, response.text[:500]
+    return int(VERSION.search(response.text).group(1))
+
+
+@pytest_asyncio.fixture
+async def table(servers: list[Server]) -> AsyncIterator[tuple[str, Browser, Browser]]:
+    """Alice on the first process, Bob on the second, game started, both connected."""
+    alice = Browser(servers[0].url, servers[0].ws_url)
+    bob = Browser(servers[1].url, servers[1].ws_url)
+    await alice.get("/")
+    created = await alice.http.post(
+        "/games/new/",
+        data={
+            "csrfmiddlewaretoken": alice.http.cookies["csrftoken"],
+            "name": "Alice",
+            "ruleset": "yatzy",
+            "invites": "1",
+            "teams": "0",
+            "upper_bonus": "50",
+            "upper_only": "on",
+        },
+    )
+    code = created.headers["location"].split("/")[2]
+    await seat(bob, code, "Bob")
+    lobby = await alice.get(f"/g/{code}/lobby/")
+    version = int(VERSION.search(lobby.text).group(1))
+    started = await alice.post(f"/g/{code}/start/", {"version": str(version)})
+    assert started.status_code in (204, 302)
+    for browser in (alice, bob):
+        await browser.connect(f"/ws/g/{code}/")
+        await asyncio.wait_for(browser.connected.wait(), 10)
+    yield code, alice, bob
+    await asyncio.gather(alice.close(), bob.close())
+
+
+def latest(browser: Browser) -> int:
+    return max(browser.arrivals)
+
+
+async def test_each_process_pushes_the_other_processes_moves(table) -> None:
+    code, alice, bob = table
+    version = latest(alice)
+
+    version = await move(alice, code, "roll", version)  # on process 1
+    assert await bob.wait_for(version) is not None  # seen through process 2
+    version = await move(alice, code, "score", version, category="ones", confirm="1")
+    assert await bob.wait_for(version) is not None
+    version = await move(bob, code, "roll", version)  # on process 2
+    assert await alice.wait_for(version) is not None  # seen through process 1
+
+
+async def test_a_killed_process_loses_nothing_and_its_browsers_resynchronise(
+    table, servers: list[Server]
+) -> None:
+    code, alice, bob = table
+    version = await move(alice, code, "roll", latest(alice))
+    await bob.wait_for(version)
+
+    await asyncio.to_thread(servers[0].kill)
+    await asyncio.to_thread(servers[0].start)
+    await alice.drop()
+    await alice.connect(f"/ws/g/{code}/")  # the page's reconnect with backoff
+    await asyncio.wait_for(alice.connected.wait(), 10)
+
+    assert latest(alice) == version  # the roll survived the crash
+    version = await move(alice, code, "score", version, category="twos", confirm="1")
+    assert await bob.wait_for(version) is not None
+
+
+async def test_lost_layer_connections_are_healed_by_the_next_update(table) -> None:
+    code, alice, bob = table
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    client.client_kill_filter(_type="pubsub")  # what a Redis restart does to the layer
+
+    version = await move(alice, code, "roll", latest(alice))
+    seen = await bob.wait_for(version, timeout=3)
+    if seen is None:  # the notice was lost with the connection: the next one heals it
+        version = await move(alice, code, "roll", version)
+        seen = await bob.wait_for(version, timeout=5)
+    assert seen is not None
