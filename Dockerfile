@@ -25,11 +25,7 @@ RUN YATZY_PRODUCTION=1 SECRET_KEY=build-only ALLOWED_HOSTS=build \
     python manage.py collectstatic --noinput \
  && mkdir -p /app/var && chown -R yatzy /app/var
 
-# The solver's value tables are built once into the image, so no process has to
-# compute them at start-up.
-RUN YATZY_SOLVER_CACHE=/app/var/solver python -m games.strategy.build && chown -R yatzy /app/var
-
 USER yatzy
-ENV YATZY_PRODUCTION=1 YATZY_SOLVER_CACHE=/app/var/solver
+ENV YATZY_PRODUCTION=1
 EXPOSE 8000
 CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", "yatzy_site.asgi:application"]

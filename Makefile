@@ -11,7 +11,7 @@ PORT ?= 8000
 PYTHON ?= $(shell for p in python3.13 python3.12 $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3) $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3) python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
-.PHONY: run test lint format bench solve messages clean
+.PHONY: run test lint bench messages clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed" >&2; exit 1; }

@@ -37,6 +37,7 @@ class Browser:
         self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
         self.arrivals: dict[int, float] = {}
         self.duplicates = 0
+        self.connect_version = -1
         self._waiters: dict[int, asyncio.Future[float]] = {}
         self._socket: websockets.ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -78,9 +79,13 @@ class Browser:
                     continue
                 version = int(match.group(1))
                 if not self.connected.is_set():
-                    self.connected.set()  # the full table sent on connect
+                    self.connect_version = version  # the full table sent on connect
+                    self.connected.set()
                 elif version in self.arrivals:
-                    self.duplicates += 1
+                    # A table re-sent at the version of the connection is a presence
+                    # change (someone arrived), not a second copy of an update.
+                    if version > self.connect_version:
+                        self.duplicates += 1
                     continue
                 self.arrivals[version] = now
                 waiter = self._waiters.pop(version, None)

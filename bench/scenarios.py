@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ def prepare_site(var_dir: str) -> None:
     from django.core.management import call_command
 
     django.setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     call_command("migrate", verbosity=0)
 
 

@@ -27,6 +27,19 @@
     if (navigator.clipboard) navigator.clipboard.writeText(field.value);
   });
 
+  // A laptop waking from sleep or a phone coming back online may hold a socket that
+  // died silently: fetch the table once, so the page is right before the socket is.
+  function resync() {
+    var table = document.getElementById("table");
+    if (table && window.htmx) {
+      window.htmx.ajax("GET", window.location.pathname, { target: "#table", swap: "outerHTML" });
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") resync();
+  });
+  window.addEventListener("online", resync);
+
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;

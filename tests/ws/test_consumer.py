@@ -178,3 +178,31 @@ async def test_a_browser_that_missed_updates_is_resynchronised_on_reconnect(
     state = (await sync_to_async(fresh)(game)).engine_state()
     assert f'aria-label="Die 1: {state.dice[0]}"' in html
     await ws.disconnect()
+
+
+async def test_play_again_moves_every_browser_at_the_table(
+    alice: Client, spectator: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice, upper_only="on")
+    while (await sync_to_async(fresh)(game)).status != Game.Status.FINISHED:
+        await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))
+        state = (await sync_to_async(fresh)(game)).engine_state()
+        await post(
+            alice,
+            f"/g/{game.code}/score/",
+            version=await sync_to_async(version)(game),
+            category=state.open_categories()[0],
+            confirm="1",
+        )
+    await sync_to_async(spectator.get)("/")
+    ws = socket(game.code, spectator)
+    await ws.connect()
+    await next_version(ws)
+
+    await sync_to_async(alice.post)(f"/g/{game.code}/again/")
+    _, html = await next_version(ws)
+
+    following = (await sync_to_async(fresh)(game)).next_game_id
+    code = await sync_to_async(lambda: Game.objects.get(pk=following).code)()
+    assert f'data-redirect="/g/{code}/"' in html
+    await ws.disconnect()

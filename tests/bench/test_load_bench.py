@@ -1,0 +1,56 @@
+"""The load benchmark runs and reports well-formed figures (on a tiny load: no timing
+is asserted here, the figures are for people to read)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    env_less_services = {
+        k: v
+        for k, v in __import__("os").environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench.load",
+            "--rates",
+            "20",
+            "--seats",
+            "2",
+            "--upper-only",
+            "--idle",
+            "20",
+            "--reconnect",
+            "10",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env_less_services,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(out.read_text())
+    load = report["loads"][0]
+    for stack in ("project", "bare"):
+        figures = load[stack]
+        assert figures["actions"] == 2 * 6 * 2 * 3  # tables x rounds x seats x moves
+        assert figures["refused"] == 0
+        assert figures["lost_updates"] == 0 and figures["duplicated_updates"] == 0
+        assert set(figures["update_to_others_ms"]) == {"count", "p50", "p95", "p99", "max"}
+    assert report["connections"]["idle_sockets"] == 20
+    assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
+    assert "== targets" in result.stdout
