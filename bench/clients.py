@@ -8,6 +8,7 @@ has the new version (or gives up on it and counts it lost).
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -18,6 +19,7 @@ import websockets
 
 VERSION = re.compile(rb'data-version="(\d+)"')
 UPDATE_TIMEOUT = 5.0
+CONNECT_ATTEMPTS = 8
 
 
 @dataclass
@@ -38,6 +40,7 @@ class Browser:
         self.arrivals: dict[int, float] = {}
         self.duplicates = 0
         self.connect_version = -1
+        self.retries = 0
         self._waiters: dict[int, asyncio.Future[float]] = {}
         self._socket: websockets.ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -64,9 +67,24 @@ class Browser:
         if cookies:
             headers["Cookie"] = cookies
         self.connected.clear()
-        self._socket = await websockets.connect(
-            self.ws_url + path, additional_headers=headers, max_size=None, open_timeout=60
-        )
+        # Like the page's socket: when the server turns a handshake away under load,
+        # try again after a growing, jittered pause.
+        delay = 0.1
+        for attempt in range(CONNECT_ATTEMPTS):
+            try:
+                self._socket = await websockets.connect(
+                    self.ws_url + path,
+                    additional_headers=headers,
+                    max_size=None,
+                    open_timeout=60,
+                )
+                break
+            except (OSError, websockets.InvalidHandshake, TimeoutError):
+                if attempt == CONNECT_ATTEMPTS - 1:
+                    raise
+                self.retries += 1
+                await asyncio.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, 5.0)
         self._reader = asyncio.create_task(self._read(self._socket))
 
     async def _read(self, socket: websockets.ClientConnection) -> None:

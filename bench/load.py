@@ -130,22 +130,23 @@ def targets(report: dict) -> list[dict]:
     return checks
 
 
+def print_load(load: dict) -> None:
+    print(file=sys.stderr)
+    print(f"== {load['rate']:g} actions/s, {load['tables']} tables x {load['seats']} seats")
+    for stack in ("project", "bare"):
+        r = load[stack]
+        print(
+            f"  {stack:8s} {r['actions_per_s']:7.1f} actions/s  "
+            f"response p50/p95/p99/max {_ms(r['response_ms'])}  "
+            f"others {_ms(r['update_to_others_ms'])}  "
+            f"lost {r['lost_updates']} dup {r['duplicated_updates']} refused {r['refused']}  "
+            f"cpu {r['server_cpu_percent']}%  rss {r['server_rss_mb']} MB"
+        )
+    print(f"  project/bare: {load['ratio']}", flush=True)
+
+
 def print_report(report: dict) -> None:
     print(file=sys.stderr)
-    for load in report["loads"]:
-        print(f"== {load['rate']:g} actions/s, {load['tables']} tables x {load['seats']} seats")
-        for stack in ("project", "bare"):
-            r = load[stack]
-            print(
-                f"  {stack:8s} {r['actions_per_s']:7.1f} actions/s  "
-                f"response p50/p95/p99/max {_ms(r['response_ms'])}  "
-                f"others {_ms(r['update_to_others_ms'])}  "
-                f"lost {r['lost_updates']} dup {r['duplicated_updates']} refused {r['refused']}  "
-                f"cpu {r['server_cpu_percent']}%  rss {r['server_rss_mb']} MB"
-            )
-        print(f"  project/bare: {load['ratio']}")
-    if "connections" in report:
-        print(f"== connections: {report['connections']}")
     print("== targets")
     for check in report["targets"]:
         mark = "ok  " if check["ok"] else "MISS"
@@ -163,8 +164,10 @@ async def main(argv: list[str] | None = None) -> dict:
         report: dict = {"loads": []}
         for rate in [float(r) for r in args.rates.split(",") if r]:
             report["loads"].append(await run_load(args, rate, var_dir))
+            print_load(report["loads"][-1])
         if args.idle:
             report["connections"] = await run_connections(args, var_dir)
+            print(f"== connections: {report['connections']}", flush=True)
     report["targets"] = targets(report)
     print_report(report)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

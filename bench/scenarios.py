@@ -185,6 +185,7 @@ async def idle_and_reconnect(
     progress(f"[connections] {reconnect} sockets reconnected in {resync_seconds:.2f} s")
     await asyncio.gather(*(w.close() for w in watchers))
     return {
+        "handshake_retries": sum(w.retries for w in watchers),
         "idle_sockets": idle,
         "connects_per_s": round(idle / connect_seconds, 1),
         "kb_per_idle_socket": round((rss_after - rss_before) / idle / 1024, 2),

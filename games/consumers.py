@@ -23,6 +23,7 @@ CLOSE_NO_MESSAGES = 4400
 class TableConsumer(AsyncWebsocketConsumer):
     seats: list[int]
     game_id: int | None = None
+    sent_version = -1
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -51,8 +52,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
 
     async def game_changed(self, event: dict) -> None:
-        html = await database_sync_to_async(self._render)()
-        if html:
+        """Send the table as it is now. A notice of a version this browser already
+        has (it was sent the newer table while the notice queued) is skipped; a
+        notice without a version is a presence change and always sent."""
+        version = event.get("version")
+        if version is not None and version <= self.sent_version:
+            return
+        html, current = await database_sync_to_async(self._render)()
+        if html and not (version is not None and current <= self.sent_version):
+            self.sent_version = max(self.sent_version, current)
             await self.send(text_data=html)
 
     def _arrive(self, code: str) -> Game | None:
@@ -63,6 +71,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.seats = presence.arrive(game, self.viewer)
         return game
 
-    def _render(self) -> str:
+    def _render(self) -> tuple[str, int]:
         game = Game.objects.filter(id=self.game_id).select_related("next_game").first()
-        return render_live(game, self.viewer) if game else ""
+        return (render_live(game, self.viewer), game.version) if game else ("", -1)

@@ -7,12 +7,13 @@ get live buttons, and only when it is their turn.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -225,16 +226,51 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
     }
 
 
+_LIVE_CACHE: OrderedDict[tuple, str] = OrderedDict()
+_LIVE_CACHE_SIZE = 2048
+
+
 def render_live(game: Game, viewer: Viewer) -> str:
     """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
 
     A lobby that has started, or a finished table with a next game, carries
-    ``data-redirect`` so the browser follows to where the players are.
+    ``data-redirect`` so the browser follows to where the players are. Viewers who
+    see the same table (everyone but the seat to move, at one version, in one
+    language) share one rendering per process: rendering is the cost of a move.
     """
     if game.status == Game.Status.LOBBY:
         context = lobby_context(game, viewer)
         context["oob"] = True
         return render_to_string("games/lobby.html#lobby", context)
+    key = _view_key(game, viewer)
+    html = _LIVE_CACHE.get(key)
+    if html is None:
+        html = _render_live_table(game, viewer)
+        _LIVE_CACHE[key] = html
+        if len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
+            _LIVE_CACHE.popitem(last=False)
+    return html
+
+
+def _view_key(game: Game, viewer: Viewer) -> tuple:
+    """Everything the live table depends on besides the game version."""
+    seats = list(game.seats.all())
+    to_move = game.engine_state().current_player
+    live = any(s.player_index == to_move and s.token in viewer.tokens for s in seats)
+    presence = tuple((s.id, s.connections > 0, s.away_since) for s in seats)
+    return (
+        game.id,
+        game.version,
+        game.spectators,
+        game.next_game_id,
+        get_language(),
+        presence,
+        live,
+        game.host_browser == viewer.browser_id,
+    )
+
+
+def _render_live_table(game: Game, viewer: Viewer) -> str:
     context = table_context(game, viewer)
     context["oob"] = True
     if game.next_game_id:
