@@ -24,6 +24,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py solve --if-missing --background
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) yatzy_site.asgi:application
 
 test: $(STAMP)

@@ -127,6 +127,7 @@ def targets(report: dict) -> list[dict]:
     if connections:
         check("idle socket memory KB", connections["kb_per_idle_socket"], 40)
         check("reconnect storm resynced s", connections["reconnect_all_resynced_s"], 10)
+        check("reconnects that failed", connections["reconnects_failed"], 0)
     return checks
 
 

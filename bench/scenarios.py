@@ -179,17 +179,21 @@ async def idle_and_reconnect(
     stormers = watchers[:reconnect]
     await asyncio.gather(*(w.drop() for w in stormers))
     started = time.perf_counter()
-    await asyncio.gather(*(w.connect(f"/ws/g/{code}/") for w in stormers))
-    await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in stormers)), 60)
+    outcomes = await asyncio.gather(
+        *(w.connect(f"/ws/g/{code}/") for w in stormers), return_exceptions=True
+    )
+    back = [w for w, outcome in zip(stormers, outcomes, strict=True) if outcome is None]
+    await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in back)), 120)
     resync_seconds = time.perf_counter() - started
     progress(f"[connections] {reconnect} sockets reconnected in {resync_seconds:.2f} s")
-    await asyncio.gather(*(w.close() for w in watchers))
+    await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
     return {
         "handshake_retries": sum(w.retries for w in watchers),
         "idle_sockets": idle,
         "connects_per_s": round(idle / connect_seconds, 1),
         "kb_per_idle_socket": round((rss_after - rss_before) / idle / 1024, 2),
         "reconnecting_sockets": reconnect,
+        "reconnects_failed": reconnect - len(back),
         "reconnect_all_resynced_s": round(resync_seconds, 3),
         "reconnects_per_s": round(reconnect / resync_seconds, 1),
     }

@@ -78,8 +78,11 @@ def expect(space: DiceSpace, roll_values: np.ndarray) -> np.ndarray:
     values = np.empty((roll_values.shape[0], len(space.keeps)), dtype=roll_values.dtype)
     values[:, space.rolls] = roll_values
     for size in range(space.count - 1, -1, -1):
-        keeps = np.flatnonzero(space.size == size)
-        values[:, keeps] = values[:, space.children[keeps]].mean(axis=2)
+        keeps = _of_size(space, size)
+        total = values[:, space.children[keeps, 0]]
+        for face in range(1, 6):
+            total += values[:, space.children[keeps, face]]
+        values[:, keeps] = total / 6
     return values
 
 
@@ -93,7 +96,19 @@ def best_keep(space: DiceSpace, keep_values: np.ndarray) -> np.ndarray:
     best[:, -1] = -np.inf
     best[:, 0] = keep_values[:, 0]
     for size in range(1, space.count + 1):
-        keeps = np.flatnonzero(space.size == size)
-        below = best[:, space.parents[keeps]].max(axis=2)
-        best[:, keeps] = np.maximum(keep_values[:, keeps], below)
+        keeps = _of_size(space, size)
+        level = keep_values[:, keeps]
+        for j in range(min(size, 6)):  # a keep of n dice has at most n distinct faces
+            np.maximum(level, best[:, space.parents[keeps, j]], out=level)
+        best[:, keeps] = level
     return best[:, space.rolls]
+
+
+@cache
+def _keeps_of_size(count: int, size: int) -> np.ndarray:
+    space = dice_space(count)
+    return np.flatnonzero(space.size == size)
+
+
+def _of_size(space: DiceSpace, size: int) -> np.ndarray:
+    return _keeps_of_size(space.count, size)

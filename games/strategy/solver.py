@@ -16,6 +16,9 @@ layout) - advice is not offered on such tables.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -112,21 +115,41 @@ class Solver:
 
     # -- building -----------------------------------------------------------------------
 
-    def build(self, progress=None) -> np.ndarray:
-        """Solve every reachable position, last layer first."""
+    def build(self, progress=None, workers: int | None = None) -> np.ndarray:
+        """Solve every reachable position, last layer first.
+
+        The positions of a layer depend only on later layers, so each layer's chunks
+        are shared out to forked worker processes (one per core), which read the
+        tables solved so far from the parent's memory.
+        """
+        global _BUILDING
         layers = list(range(self.count - 1, -1, -1))
         total = sum(len(self._positions(n)[0]) for n in layers)
+        workers = workers or os.cpu_count() or 1
         done = 0
         for used in layers:
             masks, ups, boxes = self._positions(used)
-            for start in range(0, len(masks), CHUNK):
-                part = slice(start, start + CHUNK)
-                values = self.turn_value(masks[part], ups[part], boxes[part])
-                self.values[masks[part], ups[part], boxes[part]] = values
-                done += len(values)
-                if progress:
-                    progress(done, total)
+            chunks = [
+                (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
+                for s in range(0, len(masks), CHUNK)
+            ]
+            _BUILDING = self
+            if workers > 1 and len(chunks) > 1:
+                context = multiprocessing.get_context("fork")
+                with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
+                    results = pool.map(_solve_chunk, chunks)
+                    done = self._store(chunks, results, done, total, progress)
+            else:
+                done = self._store(chunks, map(_solve_chunk, chunks), done, total, progress)
         return self.values
+
+    def _store(self, chunks, results, done: int, total: int, progress) -> int:
+        for (masks, ups, boxes), values in zip(chunks, results, strict=True):
+            self.values[masks, ups, boxes] = values
+            done += len(values)
+            if progress:
+                progress(done, total)
+        return done
 
     @property
     def expected_score(self) -> float:
@@ -180,23 +203,73 @@ class Solver:
         return values
 
     def choose(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(B, R): the best category's points plus the value of the position it leads to."""
-        return self.options(masks, ups, boxes).max(axis=0)
+        """(B, R): the best category's points plus the value of the position it leads to.
 
-    def options(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(C, B, R): each category's points plus what follows; -inf where not allowed."""
+        A running maximum over the categories; an upper category's outcome depends on
+        the roll only through how many dice show its face, so its follow-up values are
+        gathered once per count, not once per roll. Rolls of five alike on a Yahtzee
+        table (bonus, joker) are then done exactly by ``options``.
+        """
         variant = self.variant
-        batch, rolls = len(masks), len(self.space.rolls)
+        batch = len(masks)
+        used = ((masks[None, :] >> np.arange(self.count)[:, None]) & 1) == 1  # (C, B)
+        if variant.forced_order:
+            allowed = np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
+        else:
+            allowed = ~used
+        best = np.full((batch, len(self.space.rolls)), -np.inf, dtype=np.float32)
+        dice = variant.table.dice_count
+        for c in range(self.count):
+            nxt = masks | (1 << c)
+            if self.upper[c]:
+                face = c + 1
+                count = (self.scores[c] // face).astype(np.int64)  # (R,) dice showing face
+                by_count = np.empty((batch, dice + 1), dtype=np.float32)
+                for k in range(dice + 1):
+                    total = ups + face * k
+                    level = np.minimum(total, variant.threshold)
+                    crossed = (ups < variant.threshold) & (total >= variant.threshold)
+                    by_count[:, k] = (
+                        self.values[nxt, level, boxes]
+                        + face * k
+                        + np.where(crossed, variant.bonus, 0)
+                    )
+                value = by_count[:, count]
+            elif c == variant.yahtzee_index:
+                box = (self.scores[c] > 0).astype(np.int64)
+                follow = self.values[nxt[:, None], ups[:, None], box[None, :]]
+                value = follow + self.scores[c][None, :]
+            else:
+                value = self.values[nxt, ups, boxes][:, None] + self.scores[c][None, :]
+            np.maximum(best, np.where(allowed[c][:, None], value, -np.inf), out=best)
+        if variant.jokers:
+            alike = np.flatnonzero(self.alike)
+            best[:, alike] = self.options(masks, ups, boxes, alike).max(axis=0)
+        return best
+
+    def options(
+        self,
+        masks: np.ndarray,
+        ups: np.ndarray,
+        boxes: np.ndarray,
+        columns: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """(C, B, R'): each category's points plus what follows, for the roll ``columns``
+        (all rolls by default); -inf where the rules do not allow the category."""
+        variant = self.variant
+        columns = np.arange(len(self.space.rolls)) if columns is None else columns
+        batch, rolls = len(masks), len(columns)
         out = np.full((self.count, batch, rolls), -np.inf, dtype=np.float32)
-        allowed = self._allowed(masks)  # (C, B, R)
-        joker = self._joker(masks)  # (B, R)
+        allowed = self._allowed(masks)[:, :, columns]  # (C, B, R')
+        joker = self._joker(masks)[:, columns]  # (B, R')
+        alike_face = self.alike_face[columns]
         bonus = np.zeros((batch, rolls), dtype=np.float32)
         if variant.jokers and variant.yahtzee_bonus:
             bonus = np.where(joker & (boxes[:, None] == 1), YAHTZEE_BONUS, 0).astype(np.float32)
         for c, key in enumerate(variant.keys):
-            points = np.broadcast_to(self.scores[c], (batch, rolls)).astype(np.float32)
+            points = np.broadcast_to(self.scores[c][columns], (batch, rolls)).astype(np.float32)
             if key in JOKER_POINTS and variant.jokers:
-                matching_used = (masks[:, None] >> (self.alike_face - 1).clip(0)) & 1
+                matching_used = (masks[:, None] >> (alike_face - 1).clip(0)) & 1
                 full = joker & (matching_used == 1)
                 points = np.where(full, JOKER_POINTS[key], points)
             nxt = masks | (1 << c)
@@ -207,7 +280,7 @@ class Solver:
                 follow = self.values[nxt[:, None], level, boxes[:, None]]
                 value = points + np.where(crossed, variant.bonus, 0) + follow
             elif c == variant.yahtzee_index:
-                box = (self.scores[c] > 0).astype(np.int64)[None, :]
+                box = (self.scores[c][columns] > 0).astype(np.int64)[None, :]
                 value = points + self.values[nxt[:, None], ups[:, None], box]
             else:
                 value = points + self.values[nxt, ups, boxes][:, None]
@@ -254,3 +327,9 @@ class Solver:
 
 
 _UPPER_KEYS = {"ones", "twos", "threes", "fours", "fives", "sixes"}
+_BUILDING: Solver | None = None  # the solver whose layer forked workers are solving
+
+
+def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    assert _BUILDING is not None
+    return _BUILDING.turn_value(*chunk)

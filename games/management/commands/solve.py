@@ -1,0 +1,36 @@
+"""``manage.py solve``: build the solver's value tables (see games/strategy/build.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from django.core.management.base import BaseCommand
+
+from games.strategy import build
+
+
+class Command(BaseCommand):
+    help = "Build the optimal-play value tables for Yatzy and Yahtzee."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--variant", action="append", default=[])
+        parser.add_argument("--if-missing", action="store_true")
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help="build in a detached process and return at once (the site serves meanwhile)",
+        )
+
+    def handle(self, *args, **options) -> None:
+        argv = [f"--variant={v}" for v in options["variant"]]
+        argv += ["--if-missing"] if options["if_missing"] else []
+        if options["background"]:
+            subprocess.Popen(
+                [sys.executable, "-m", "games.strategy.build", *argv],
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+            )
+            self.stdout.write("Building the solver's tables in the background.")
+            return
+        build.main(argv)

@@ -1,0 +1,114 @@
+"""Advice for the player to move, from the solved value tables.
+
+Expected scores here are *final* scores: the points already on the scorecard
+(bonuses included) plus the expected points still to come under optimal play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from games import rules
+from games.strategy import tables
+from games.strategy.dice import expect
+from games.strategy.solver import Solver, Variant
+
+
+@dataclass(frozen=True)
+class Choice:
+    expected: float  # expected final score after this choice, played on optimally
+    hold: tuple[int, ...] | None = None  # dice positions to hold (0-based) and roll again
+    category: str | None = None  # or the category to score now
+
+
+@dataclass(frozen=True)
+class Advice:
+    choices: tuple[Choice, ...]  # best first
+
+    @property
+    def best(self) -> Choice:
+        return self.choices[0]
+
+    def loss(self, choice: Choice) -> float:
+        """Expected points given away by ``choice`` against the best one."""
+        return self.best.expected - choice.expected
+
+
+def solver_for(state: rules.GameState) -> Solver | None:
+    """The loaded tables for this table's variant, or None (not built, or not covered)."""
+    try:
+        variant = Variant.of(state.ruleset_key, state.options)
+    except ValueError:
+        return None
+    return tables.load(variant)
+
+
+def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | None:
+    """Every choice open to the player to move, ranked; None when there is no choice
+    to make (before the first roll, after the game) or no tables for this table."""
+    solver = solver or solver_for(state)
+    if solver is None or state.is_finished or state.roll_number == 0:
+        return None
+    mask, upper, box, banked = _position(solver, state)
+    roll = solver.space.index[tuple(sorted(state.dice))]
+    roll_column = int(np.flatnonzero(solver.space.rolls == roll)[0])
+    options = solver.options(mask, upper, box)[:, 0, roll_column]
+    legal = rules.scoring_options(state)
+    choices = [
+        Choice(expected=banked + float(options[c]), category=key)
+        for c, key in enumerate(solver.variant.keys)
+        if key in legal and np.isfinite(options[c])
+    ]
+    rolls_left = rules.MAX_ROLLS - state.roll_number
+    if rolls_left:
+        following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
+        keep_values = expect(solver.space, following)[0]
+        for keep in _sub_multisets(tuple(sorted(state.dice))):
+            if len(keep) == len(state.dice):
+                continue  # holding every die is scoring now, listed above
+            value = banked + float(keep_values[solver.space.index[keep]])
+            choices.append(Choice(expected=value, hold=_positions_of(keep, state.dice)))
+    choices.sort(key=lambda choice: -choice.expected)
+    return Advice(tuple(choices))
+
+
+def expected_final(state: rules.GameState, solver: Solver | None = None) -> float | None:
+    """Expected final score of the scorecard to move, here and now, under optimal play."""
+    solver = solver or solver_for(state)
+    if solver is None or state.is_finished:
+        return None
+    mask, upper, box, banked = _position(solver, state)
+    if state.roll_number == 0:
+        return banked + float(solver.values[mask[0], upper[0], box[0]])
+    advice = advise(state, solver)
+    return advice.best.expected if advice else None
+
+
+def _position(solver: Solver, state: rules.GameState):
+    card = state.current_scorecard
+    points = card.points()
+    keys = solver.variant.keys
+    mask = sum(1 << c for c, key in enumerate(keys) if key in points)
+    totals = state.totals(state.current_index)
+    upper = min(totals.upper, solver.variant.threshold)
+    box = 1 if solver.boxes == 2 and points.get(state.ruleset.all_alike_key, 0) > 0 else 0
+    return np.array([mask]), np.array([upper]), np.array([box]), float(totals.total)
+
+
+def _sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    keeps = {()}
+    for face in dice:
+        keeps |= {tuple(sorted((*keep, face))) for keep in keeps}
+    return sorted(keeps, key=lambda keep: (len(keep), keep))
+
+
+def _positions_of(keep: tuple[int, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
+    remaining = list(keep)
+    positions = []
+    for index, face in enumerate(dice):
+        if face in remaining:
+            remaining.remove(face)
+            positions.append(index)
+    return tuple(positions)
