@@ -10,7 +10,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import presence
+from games import bots, presence
 from games.broadcast import group_name
 from games.models import Game
 from games.rendering import render_live
@@ -69,6 +69,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = Game.objects.filter(code=code).first()
         if game is not None:
             self.seats = presence.arrive(game, self.viewer)
+            bots.nudge(game)
         return game
 
     def _render(self) -> tuple[str, int]:

@@ -11,6 +11,13 @@ from games.errors import rules_message
 from games.models import Seat
 from games.services import MAX_NAME, MAX_SEATS, SeatSpec
 
+BOT_LEVEL_CHOICES = [
+    ("beginner", _("Beginner")),
+    ("good", _("Good")),
+    ("perfect", _("Perfect")),
+]
+BOT_LEVEL_NAMES = dict(BOT_LEVEL_CHOICES)
+
 RULESET_CHOICES = [
     ("yatzy", _("Scandinavian Yatzy")),
     ("yahtzee", _("American Yahtzee")),
@@ -33,6 +40,20 @@ class NewGameForm(forms.Form):
         min_value=0,
         max_value=MAX_SEATS - 1,
         initial=0,
+    )
+    bots = forms.IntegerField(
+        label=_("Computer players"),
+        help_text=_("They play their turns by themselves, at a pace you can follow."),
+        min_value=0,
+        max_value=MAX_SEATS - 1,
+        initial=0,
+        required=False,
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Computer strength"),
+        choices=BOT_LEVEL_CHOICES,
+        initial="good",
+        required=False,
     )
     forced_order = forms.BooleanField(
         label=_("Forced order"),
@@ -77,6 +98,11 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    coach = forms.BooleanField(
+        label=_("Coach"),
+        help_text=_("Players may ask for a hint at their turn. Leave off for a competitive game."),
+        required=False,
+    )
     public = forms.BooleanField(
         label=_("Show the finished game in the public history"),
         required=False,
@@ -89,11 +115,13 @@ class NewGameForm(forms.Form):
             return data
         names = [line.strip()[:MAX_NAME] for line in data["players"].splitlines() if line.strip()]
         data["player_names"] = names
-        if 1 + len(names) + data["invites"] > MAX_SEATS:
+        data["bots"] = data.get("bots") or 0
+        data["bot_level"] = data.get("bot_level") or "good"
+        seats = 1 + len(names) + data["invites"] + data["bots"]
+        if seats > MAX_SEATS:
             raise forms.ValidationError(
                 gettext("A table has at most %(max)s seats.") % {"max": MAX_SEATS}
             )
-        seats = 1 + len(names) + data["invites"]
         if data["teams"] and seats < data["teams"]:
             raise forms.ValidationError(
                 gettext("%(teams)s teams need at least %(teams)s seats.") % {"teams": data["teams"]}
@@ -119,9 +147,23 @@ class NewGameForm(forms.Form):
         specs = [SeatSpec(Seat.Kind.LOCAL, data["name"].strip())]
         specs += [SeatSpec(Seat.Kind.LOCAL, name) for name in data["player_names"]]
         specs += [SeatSpec(Seat.Kind.REMOTE) for _ in range(data["invites"])]
+        level = data["bot_level"]
+        specs += [
+            SeatSpec(Seat.Kind.BOT, bot_name(number, level), bot_level=level)
+            for number in range(1, data["bots"] + 1)
+        ]
         if data["teams"]:
             specs = [
-                SeatSpec(spec.kind, spec.name, team=index % data["teams"] + 1)
+                SeatSpec(
+                    spec.kind, spec.name, team=index % data["teams"] + 1, bot_level=spec.bot_level
+                )
                 for index, spec in enumerate(specs)
             ]
         return specs
+
+
+def bot_name(number: int, level: str) -> str:
+    return gettext("Computer %(number)s (%(level)s)") % {
+        "number": number,
+        "level": BOT_LEVEL_NAMES[level],
+    }

@@ -135,6 +135,7 @@ class GameEvent(models.Model):
         SKIP = "skip"
         REMOVE = "remove"
         AGAIN = "again"
+        HANDOVER = "handover"  # a seat given to a computer player
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

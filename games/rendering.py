@@ -144,6 +144,7 @@ def table_context(
     *,
     message: str | None = None,
     confirm: str | None = None,
+    hint: object | None = None,
 ) -> dict:
     """Everything ``table.html`` shows to ``viewer``; ``confirm`` is a category whose
     zero score waits for the player's confirmation."""
@@ -153,6 +154,7 @@ def table_context(
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
         "message": message,
+        "hint": hint,
         "seats": seats,
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": [s for s in seats if s.token in viewer.tokens],
@@ -191,6 +193,8 @@ def table_context(
         ranking=_ranking(state, names) if state.is_finished else [],
         hot_seat=len(controlled) > 1,
         can_skip=context["is_host"] and not live and _seat_to_move_is_away(seats, to_move),
+        can_hint=live and game.coach and not state.is_finished,
+        bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
     )
     return context
 

@@ -20,10 +20,13 @@ from django.utils.translation import gettext_lazy as _
 from games import broadcast
 from games import rules as engine
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
-from games.models import Game, GameEvent, ScoreEntry, Seat
+from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
 
 # The dice of every game come from here; tests replace it with a seeded generator.
 rng: engine.DiceRandom = secrets.SystemRandom()
+# The computer players' own choices (a Beginner's slips) come from here.
+bot_rng: engine.DiceRandom = secrets.SystemRandom()
+BOT_LEVELS = ("beginner", "good", "perfect")
 
 MAX_SEATS = 16
 MAX_NAME = 40
@@ -222,6 +225,75 @@ def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
     return game
 
 
+def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "good") -> Game:
+    """The host gives the seat of a player who has gone away to a computer player,
+    which plays on from where the game is (that player's browser loses the seat)."""
+    from games import presence
+
+    if level not in BOT_LEVELS:
+        raise ActionError(_("There is no such computer player."), code="bad_level")
+    with transaction.atomic():
+        game = _locked(code)
+        _check_version(game, version)
+        _check_host(game, viewer)
+        if game.status != Game.Status.PLAYING:
+            raise ActionError(_("Only a running game has seats to hand over."), status=409)
+        state = game.engine_state()
+        seat = game.seats.get(player_index=state.current_player)
+        if not presence.is_away(seat):
+            raise ActionError(
+                gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
+                code="not_away",
+                status=409,
+            )
+        seat.kind = Seat.Kind.BOT
+        seat.bot_level = level
+        seat.browser_id = ""
+        seat.token = new_seat_token()
+        seat.save(update_fields=["kind", "bot_level", "browser_id", "token"])
+        _bump(game, GameEvent.Kind.HANDOVER, seat, {"level": level})
+        _wake_bot(game, state)
+    return game
+
+
+def bot_move(code: str, version: int, rng_for_bot=None) -> bool:
+    """One step of the computer player to move, if the game is still at ``version``
+    (otherwise another process or a human got there first). A roll with new held
+    dice is two steps, hold then roll, so everyone at the table sees the hold."""
+    from games.strategy import bots
+
+    with transaction.atomic():
+        game = _locked(code)
+        if game.version != version or game.status != Game.Status.PLAYING:
+            return False
+        state = game.engine_state()
+        seat = game.seats.get(player_index=state.current_player)
+        if seat.kind != Seat.Kind.BOT:
+            return False
+        player = seat.player_index
+        last = game.events.order_by("-id").values_list("kind", flat=True).first()
+        if state.roll_number and 0 < state.roll_number < engine.MAX_ROLLS and last == "hold":
+            kind, new_state = GameEvent.Kind.ROLL, engine.roll(state, player, rng)
+        else:
+            move = bots.choose_move(state, seat.bot_level or "good", rng_for_bot or bot_rng)
+            if move.kind == "declare":
+                kind, new_state = (
+                    GameEvent.Kind.DECLARE,
+                    engine.declare(state, player, move.category),
+                )
+            elif move.kind == "score":
+                kind, new_state = (
+                    GameEvent.Kind.SCORE,
+                    engine.score(state, player, move.category, rng),
+                )
+            elif state.roll_number and set(move.held) != set(state.held):
+                kind, new_state = GameEvent.Kind.HOLD, engine.hold(state, player, move.held)
+            else:
+                kind, new_state = GameEvent.Kind.ROLL, engine.roll(state, player, rng)
+        _save_state(game, state, new_state, kind, seat)
+    return True
+
+
 def play_again(code: str, viewer: Viewer) -> Game:
     """The next game at a finished table: same seats, same browsers, same options.
 
@@ -382,6 +454,18 @@ def _save_state(
         _log(
             game, GameEvent.Kind.ROLL, None, {"dice": list(new.dice), "held": [], "roll_number": 1}
         )
+    _wake_bot(game, new)
+
+
+def _wake_bot(game: Game, state: engine.GameState) -> None:
+    """If a computer player is to move, have it move once this transaction commits."""
+    if state.is_finished:
+        return
+    if game.seats.filter(player_index=state.current_player, kind=Seat.Kind.BOT).exists():
+        from games import bots
+
+        code, version = game.code, game.version
+        transaction.on_commit(lambda: bots.schedule(code, version))
 
 
 def _write_score(

@@ -12,6 +12,12 @@ from games import services
 from games.models import Game
 
 
+@pytest.fixture(autouse=True)
+def bots_step_by_hand(settings) -> None:
+    """Computer players wait for the test to step them (``services.bot_move``)."""
+    settings.YATZY_BOT_RUNNER = "manual"
+
+
 @pytest.fixture
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""

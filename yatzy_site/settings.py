@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 
 import django
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from yatzy_site.env import (
@@ -164,3 +165,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Computer players move from a timer thread in each server process ("manual": never by
+# themselves; the tests step them), this many milliseconds apart.
+YATZY_BOT_RUNNER = env_str("YATZY_BOT_RUNNER", "thread")
+if YATZY_BOT_RUNNER not in {"thread", "manual"}:
+    raise ImproperlyConfigured("YATZY_BOT_RUNNER must be 'thread' or 'manual'.")
+YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000

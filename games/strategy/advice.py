@@ -12,7 +12,7 @@ import numpy as np
 
 from games import rules
 from games.strategy import tables
-from games.strategy.dice import expect
+from games.strategy.dice import expect, positions_of, sub_multisets
 from games.strategy.solver import Solver, Variant
 
 
@@ -65,11 +65,11 @@ def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | Non
     if rolls_left:
         following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
         keep_values = expect(solver.space, following)[0]
-        for keep in _sub_multisets(tuple(sorted(state.dice))):
+        for keep in sub_multisets(tuple(sorted(state.dice))):
             if len(keep) == len(state.dice):
                 continue  # holding every die is scoring now, listed above
             value = banked + float(keep_values[solver.space.index[keep]])
-            choices.append(Choice(expected=value, hold=_positions_of(keep, state.dice)))
+            choices.append(Choice(expected=value, hold=positions_of(keep, state.dice)))
     choices.sort(key=lambda choice: -choice.expected)
     return Advice(tuple(choices))
 
@@ -95,20 +95,3 @@ def _position(solver: Solver, state: rules.GameState):
     upper = min(totals.upper, solver.variant.threshold)
     box = 1 if solver.boxes == 2 and points.get(state.ruleset.all_alike_key, 0) > 0 else 0
     return np.array([mask]), np.array([upper]), np.array([box]), float(totals.total)
-
-
-def _sub_multisets(dice: tuple[int, ...]) -> list[tuple[int, ...]]:
-    keeps = {()}
-    for face in dice:
-        keeps |= {tuple(sorted((*keep, face))) for keep in keeps}
-    return sorted(keeps, key=lambda keep: (len(keep), keep))
-
-
-def _positions_of(keep: tuple[int, ...], dice: tuple[int, ...]) -> tuple[int, ...]:
-    remaining = list(keep)
-    positions = []
-    for index, face in enumerate(dice):
-        if face in remaining:
-            remaining.remove(face)
-            positions.append(index)
-    return tuple(positions)

@@ -112,3 +112,22 @@ def _keeps_of_size(count: int, size: int) -> np.ndarray:
 
 def _of_size(space: DiceSpace, size: int) -> np.ndarray:
     return _keeps_of_size(space.count, size)
+
+
+def sub_multisets(dice: Multiset) -> list[Multiset]:
+    """Every keep inside ``dice``, smallest first."""
+    keeps = {()}
+    for face in dice:
+        keeps |= {tuple(sorted((*keep, face))) for keep in keeps}
+    return sorted(keeps, key=lambda keep: (len(keep), keep))
+
+
+def positions_of(keep: Multiset, dice: tuple[int, ...]) -> tuple[int, ...]:
+    """Positions (0-based) of dice showing ``keep``, first matching die first."""
+    remaining = list(keep)
+    positions = []
+    for index, face in enumerate(dice):
+        if face in remaining:
+            remaining.remove(face)
+            positions.append(index)
+    return tuple(positions)

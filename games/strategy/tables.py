@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -35,14 +36,14 @@ def load(variant: Variant) -> Solver | None:
     return solver
 
 
-def build(variant: Variant, progress: bool = True) -> Solver:
+def build(variant: Variant, progress: bool = True, workers: int | None = None) -> Solver:
     """Solve ``variant`` and store its tables (written whole, then moved into place)."""
     solver = Solver(variant)
     started = time.perf_counter()
-    solver.build(_progress_bar(variant.name, started) if progress else None)
+    solver.build(_progress_bar(variant.name, started) if progress else None, workers)
     path = path_of(variant)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp.npy")
+    partial = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npy")
     np.save(partial, solver.values)
     partial.replace(path)
     if progress:

@@ -31,6 +31,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
             options=data["options"],
             seats=form.seat_specs(),
             public=data["public"],
+            coach=data["coach"],
         )
     except ActionError as error:
         form.add_error(None, str(error.message))

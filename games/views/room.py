@@ -108,6 +108,26 @@ def skip_turn(request: HttpRequest, code: str) -> HttpResponse:
     return _htmx_redirect(request, reverse("table", args=[code]))
 
 
+@require_POST
+def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.hand_to_bot(
+            code,
+            viewer_of(request),
+            int_field(request, "version"),
+            request.POST.get("level", "good"),
+        )
+    except ActionError as error:
+        try:
+            game = services.get_game(code)
+        except ActionError:
+            return error_page(request, error)
+        return table_response(
+            request, game, viewer_of(request), status=error.status, message=error.message
+        )
+    return _htmx_redirect(request, reverse("table", args=[code]))
+
+
 @require_GET
 def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
     try:

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import rules, services
+from games import bots, coach, rules, services
 from games.errors import ActionError
 from games.models import Game
 from games.services import Viewer
@@ -26,7 +26,29 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         return error_page(request, error)
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", code)
+    bots.nudge(game)
     return table_response(request, game, viewer_at(request, game))
+
+
+@require_GET
+def hint(request: HttpRequest, code: str) -> HttpResponse:
+    """The coach's advice for the player to move, shown only to them."""
+    try:
+        game = services.get_game(code)
+    except ActionError as error:
+        return error_page(request, error)
+    viewer = viewer_at(request, game)
+    state = game.engine_state()
+    refusal = None
+    if not game.coach:
+        refusal = _("This table plays without the coach.")
+    elif game.status != Game.Status.PLAYING:
+        refusal = _("The coach advises during the game.")
+    elif state.current_player not in _players_of(game, viewer):
+        refusal = _("The coach only advises the player whose turn it is.")
+    if refusal:
+        return table_response(request, game, viewer, status=409, message=refusal)
+    return table_response(request, game, viewer, hint=coach.hint(state))
 
 
 def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -> HttpResponse:

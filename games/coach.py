@@ -1,0 +1,81 @@
+"""The coach: the best move for the player to move, and the runners-up, in words.
+
+Advice comes from the solved tables (``games.strategy.advice``): every choice is
+priced by the final score it leads to on average under best play from there on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+
+from games import rules
+from games.strategy import advice
+from games.strategy.solver import Variant
+
+ALTERNATIVES = 3
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    expected: str  # formatted expected final score
+    behind: str = ""  # how much less than the best, formatted
+
+
+@dataclass(frozen=True)
+class Hint:
+    best: Line | None = None
+    alternatives: tuple[Line, ...] = ()
+    unavailable: str = ""
+
+
+def hint(state: rules.GameState) -> Hint:
+    if state.roll_number == 0:
+        return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
+    try:
+        Variant.of(state.ruleset_key, state.options)
+    except ValueError:
+        return Hint(unavailable=gettext("The coach cannot advise on declared-target tables."))
+    result = advice.advise(state)
+    if result is None:
+        if state.ruleset_key == "maxi_yatzy":
+            return Hint(unavailable=gettext("The coach does not know Maxi Yatzy yet."))
+        return Hint(
+            unavailable=gettext(
+                "The coach is still working out this table's strategy: ask again in a minute."
+            )
+        )
+    best = result.best
+    lines = [_line(state, best, result)]
+    seen = {_describe(state, best)}
+    for choice in result.choices[1:]:
+        text = _describe(state, choice)
+        if text in seen:
+            continue
+        seen.add(text)
+        lines.append(_line(state, choice, result))
+        if len(lines) > ALTERNATIVES:
+            break
+    return Hint(best=lines[0], alternatives=tuple(lines[1:]))
+
+
+def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) -> Line:
+    loss = result.loss(choice)
+    return Line(
+        text=_describe(state, choice),
+        expected=f"{choice.expected:.1f}",
+        behind=f"{loss:.1f}" if loss > 0 else "",
+    )
+
+
+def _describe(state: rules.GameState, choice: advice.Choice) -> str:
+    if choice.category is not None:
+        points = rules.points_for(state, choice.category)
+        name = gettext(state.ruleset.category(choice.category).name)
+        return gettext("Score %(points)s in %(category)s") % {"points": points, "category": name}
+    if not choice.hold:
+        return gettext("Roll all the dice again")
+    faces = ", ".join(str(state.dice[i]) for i in sorted(choice.hold, key=lambda i: state.dice[i]))
+    return gettext("Hold %(faces)s and roll the rest") % {"faces": faces}

@@ -1,0 +1,219 @@
+"""Computer players through the real services: they finish whole games of every rule
+set and option, show each hold and roll as a step of its own, continue a seat handed
+to them, and move by themselves from the timer thread at a watchable pace."""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import timedelta
+from itertools import pairwise
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import bots, replay, rules, services
+from games.models import Game, GameEvent, ScoreEntry, Seat
+from games.services import SeatSpec, Viewer
+from tests.conftest import create_game, fresh, version
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+HOST = Viewer("host-browser")
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def bot_choices(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "bot_rng", random.Random(3))
+
+
+def bot_table(ruleset: str, levels: list[str], options=None, teams=None) -> Game:
+    seats = [
+        SeatSpec(Seat.Kind.BOT, f"Bot {n}", bot_level=level, team=teams[n] if teams else None)
+        for n, level in enumerate(levels)
+    ]
+    return services.create_game(
+        HOST, ruleset=ruleset, options=options or rules.TableOptions(), seats=seats
+    )
+
+
+def run_bots(game: Game, limit: int = 5000) -> int:
+    steps = 0
+    while services.bot_move(game.code, fresh(game).version):
+        steps += 1
+        assert steps < limit
+    return steps
+
+
+@pytest.mark.parametrize("ruleset", ["yatzy", "yahtzee", "maxi_yatzy"])
+@pytest.mark.parametrize("level", ["beginner", "good", "perfect"])
+def test_bots_finish_a_whole_game(
+    ruleset: str, level: str, dice: object, bot_choices: None
+) -> None:
+    game = bot_table(ruleset, [level, "good"])
+
+    run_bots(game)
+
+    game = fresh(game)
+    state = game.engine_state()
+    assert game.status == Game.Status.FINISHED
+    rounds = len(state.categories)
+    assert ScoreEntry.objects.filter(game=game).count() == 2 * rounds
+    for index in range(2):
+        entries = ScoreEntry.objects.filter(game=game, scorecard=index)
+        assert sum(e.points for e in entries) == sum(p for _, p in state.scorecards[index].entries)
+    assert replay.replay(game)[-1].after == state  # the log replays to the stored game
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "teams"),
+    [
+        ("yatzy", rules.TableOptions(forced_order=True), None),
+        ("yahtzee", rules.TableOptions(declared_target=True), None),
+        ("maxi_yatzy", rules.TableOptions(upper_only=True, auto_first_roll=True), [1, 2, 1, 2]),
+        ("yatzy", rules.TableOptions(upper_bonus=25, declared_target=True), None),
+        ("yahtzee", rules.TableOptions(yahtzee_bonus=False, forced_order=True), None),
+    ],
+)
+def test_bots_play_every_table_option(
+    ruleset: str, options: rules.TableOptions, teams, dice: object, bot_choices: None
+) -> None:
+    levels = ["perfect", "good", "beginner", "good"] if teams else ["perfect", "beginner"]
+    game = bot_table(ruleset, levels, options, teams)
+
+    run_bots(game)
+
+    state = fresh(game).engine_state()
+    assert state.is_finished
+    if options.declared_target:
+        declared = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.DECLARE).count()
+        assert declared == len(state.categories) * len(state.scorecards)
+
+
+def test_a_bot_shows_its_hold_before_it_rolls(dice: object, bot_choices: None) -> None:
+    game = bot_table("yatzy", ["good"])
+    run_bots(game)
+
+    kinds = list(GameEvent.objects.filter(game=game).values_list("kind", "data"))
+    for (kind, data), (next_kind, next_data) in pairwise(kinds):
+        if kind == GameEvent.Kind.HOLD:
+            assert next_kind == GameEvent.Kind.ROLL
+            assert next_data["held"] == data["held"]  # the roll keeps what was shown
+    assert any(kind == GameEvent.Kind.HOLD for kind, _ in kinds)
+
+
+def test_a_late_bot_step_changes_nothing(dice: object, bot_choices: None) -> None:
+    game = bot_table("yatzy", ["good"])
+    stale = fresh(game).version
+    assert services.bot_move(game.code, stale)
+
+    assert not services.bot_move(game.code, stale)  # another process already moved
+    assert fresh(game).version == stale + 1
+
+
+def test_bots_do_not_move_for_humans(alice: Client, dice: object) -> None:
+    game = create_game(alice, bots="1")
+
+    assert not services.bot_move(game.code, fresh(game).version)
+    assert fresh(game).engine_state().roll_number == 0
+
+
+def test_a_human_and_a_bot_take_turns(alice: Client, dice: object, bot_choices: None) -> None:
+    game = create_game(alice, bots="1", bot_level="perfect")
+    seats = list(fresh(game).seats.values_list("name", "kind", "bot_level"))
+    assert seats == [("Alice", "local", ""), ("Computer 1 (Perfect)", "bot", "perfect")]
+
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    page = alice.get(f"/g/{game.code}/").content.decode()
+    assert "Computer 1 (Perfect)'s turn." in page
+    assert "Computer 1 (Perfect): computer player" in page
+    refused = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    assert refused.status_code == 403
+
+    run_bots(game)
+
+    state = fresh(game).engine_state()
+    assert state.current_player == 0 and state.turn == 2
+    assert len(state.scorecards[1].entries) == 1
+
+
+def test_the_host_hands_an_away_player_to_the_computer(
+    alice: Client, bob: Client, dice: object, bot_choices: None
+) -> None:
+    game = create_game(alice, invites="1")
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    bob.post(f"/g/{game.code}/roll/", {"version": version(game)})  # then Bob's phone dies
+
+    too_soon = alice.post(f"/g/{game.code}/handover/", {"version": version(game)}, **HTMX)
+    assert too_soon.status_code == 409
+    assert "Bob is at the table: wait for their move." in too_soon.content.decode()
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    assert "Let the computer play for Bob" in alice.get(f"/g/{game.code}/").content.decode()
+    by_bob = bob.post(f"/g/{game.code}/handover/", {"version": version(game)}, **HTMX)
+    assert by_bob.status_code == 403  # only the host
+
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
+
+    bob_seat = Seat.objects.get(name="Bob")
+    assert (bob_seat.kind, bob_seat.bot_level) == ("bot", "good")
+    late = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    assert late.status_code == 403  # Bob's old browser no longer holds the seat
+    while not fresh(game).engine_state().is_finished:
+        if not services.bot_move(game.code, fresh(game).version):
+            state = fresh(game).engine_state()
+            alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+            open_key = fresh(game).engine_state().open_categories(state.current_index)[0]
+            alice.post(
+                f"/g/{game.code}/score/",
+                {"version": version(game), "category": open_key, "confirm": "1"},
+            )
+    assert fresh(game).status == Game.Status.FINISHED
+
+
+def test_a_page_load_wakes_a_bot_whose_step_was_lost(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, settings
+) -> None:
+    game = create_game(alice, bots="1")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    woken: list[tuple] = []
+    monkeypatch.setattr(bots, "schedule", lambda *args, **kwargs: woken.append(args))
+
+    alice.get(f"/g/{game.code}/")
+    assert woken == []  # the step is only late, not lost
+
+    GameEvent.objects.filter(game=game).update(created_at=timezone.now() - timedelta(minutes=1))
+    alice.get(f"/g/{game.code}/")
+    assert woken == [(game.code, fresh(game).version)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_move_by_themselves_a_step_at_a_time(settings, bot_choices: None) -> None:
+    settings.YATZY_BOT_RUNNER = "thread"
+    settings.YATZY_BOT_DELAY = 0.05
+    game = bot_table("yatzy", ["good", "beginner"], rules.TableOptions(upper_only=True))
+
+    deadline = time.monotonic() + 60
+    while fresh(game).status != Game.Status.FINISHED and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+    assert fresh(game).status == Game.Status.FINISHED
+    stamps = list(
+        GameEvent.objects.filter(game=game, seat_position__isnull=False).values_list(
+            "created_at", flat=True
+        )
+    )
+    gaps = [(b - a).total_seconds() for a, b in pairwise(stamps)]
+    assert min(gaps) >= 0.04  # a step at a time, never in a burst
+    assert bots.runner.pending() == 0
