@@ -47,12 +47,15 @@ class Variant:
     def of(cls, ruleset: str, options: rules.TableOptions) -> Variant:
         if options.declared_target:
             raise ValueError("the solver does not cover declared-target tables")
+        table = rules.get_ruleset(ruleset)
+        # options that change nothing on this table name no other variant
+        bonus = options.upper_bonus
         return cls(
             ruleset=ruleset,
             forced_order=options.forced_order,
             upper_only=options.upper_only,
-            upper_bonus=options.upper_bonus,
-            yahtzee_bonus=options.yahtzee_bonus,
+            upper_bonus=None if bonus in (None, table.default_bonus) else bonus,
+            yahtzee_bonus=options.yahtzee_bonus or not table.yahtzee_rules or options.upper_only,
         )
 
     @property

@@ -1,0 +1,96 @@
+"""The coach: a hint for the player to move, only on tables that allow it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import rules, services
+from games.strategy import tables
+from games.strategy.solver import Variant
+from tests.conftest import create_game, fresh, version
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(scope="module")
+def solved() -> None:
+    tables.load_or_build(Variant("yatzy"), progress=False)
+
+
+@pytest.fixture
+def four_sixes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "rng", rules.ScriptedDice([6, 3, 6, 6, 6] * 4))
+
+
+def test_the_coach_says_hold_four_sixes(alice: Client, solved: None, four_sixes: None) -> None:
+    game = create_game(alice, coach="on")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    page = alice.get(f"/g/{game.code}/").content.decode()
+    assert ">Hint</a>" in page
+
+    response = alice.get(f"/g/{game.code}/hint/", **HTMX)
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "The coach says" in body
+    assert "<strong>Hold 6, 6, 6, 6 and roll the rest</strong>" in body
+    assert "Expected final score:" in body
+    assert "Next best:" in body and "Score 24 in Sixes" in body
+    assert fresh(game).version == int(version(game))  # asking changes nothing
+
+
+def test_the_hint_is_for_the_player_to_move(
+    alice: Client, bob: Client, solved: None, four_sixes: None
+) -> None:
+    game = create_game(alice, coach="on", invites="1")
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+
+    response = bob.get(f"/g/{game.code}/hint/", **HTMX)
+
+    assert response.status_code == 409
+    assert "The coach only advises the player whose turn it is." in response.content.decode()
+    assert ">Hint</a>" not in bob.get(f"/g/{game.code}/").content.decode()
+
+
+def test_a_competitive_table_has_no_coach(alice: Client, four_sixes: None) -> None:
+    game = create_game(alice)
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    assert ">Hint</a>" not in alice.get(f"/g/{game.code}/").content.decode()
+
+    response = alice.get(f"/g/{game.code}/hint/", **HTMX)
+
+    assert response.status_code == 409
+    assert "This table plays without the coach." in response.content.decode()
+
+
+def test_before_the_first_roll_the_coach_waits(alice: Client) -> None:
+    game = create_game(alice, coach="on")
+
+    body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    assert "Roll the dice first: the coach advises on what you roll." in body
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
+        ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
+    ],
+)
+def test_the_coach_says_where_it_cannot_help(alice: Client, fields: dict, message: str) -> None:
+    game = create_game(alice, coach="on", **fields)
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+
+    body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    assert message in body
+
+
+def test_an_unknown_game_has_no_hint(alice: Client) -> None:
+    response = alice.get("/g/nosuchgame/hint/")
+
+    assert response.status_code == 404
