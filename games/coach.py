@@ -49,9 +49,9 @@ def hint(state: rules.GameState) -> Hint:
         )
     best = result.best
     lines = [_line(state, best, result)]
-    seen = {_describe(state, best)}
+    seen = {describe(state, best)}
     for choice in result.choices[1:]:
-        text = _describe(state, choice)
+        text = describe(state, choice)
         if text in seen:
             continue
         seen.add(text)
@@ -64,13 +64,13 @@ def hint(state: rules.GameState) -> Hint:
 def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) -> Line:
     loss = result.loss(choice)
     return Line(
-        text=_describe(state, choice),
+        text=describe(state, choice),
         expected=f"{choice.expected:.1f}",
         behind=f"{loss:.1f}" if loss > 0 else "",
     )
 
 
-def _describe(state: rules.GameState, choice: advice.Choice) -> str:
+def describe(state: rules.GameState, choice: advice.Choice) -> str:
     if choice.category is not None:
         points = rules.points_for(state, choice.category)
         name = gettext(state.ruleset.category(choice.category).name)

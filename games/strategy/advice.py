@@ -37,12 +37,12 @@ class Advice:
 
 
 def solver_for(state: rules.GameState) -> Solver | None:
-    """The loaded tables for this table's variant, or None (not built, or not covered)."""
+    """The tables for this table's variant, or None (not built yet, or not covered)."""
     try:
         variant = Variant.of(state.ruleset_key, state.options)
     except ValueError:
         return None
-    return tables.load(variant)
+    return tables.load_or_build_small(variant)
 
 
 def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | None:
@@ -86,12 +86,20 @@ def expected_final(state: rules.GameState, solver: Solver | None = None) -> floa
     return advice.best.expected if advice else None
 
 
-def _position(solver: Solver, state: rules.GameState):
-    card = state.current_scorecard
-    points = card.points()
+def _position(solver: Solver, state: rules.GameState, index: int | None = None):
+    """Solver coordinates of scorecard ``index`` (the one to move by default) and the
+    points it has banked: the state between its turns, whatever the dice show."""
+    index = state.current_index if index is None else index
+    points = state.scorecards[index].points()
     keys = solver.variant.keys
     mask = sum(1 << c for c, key in enumerate(keys) if key in points)
-    totals = state.totals(state.current_index)
+    totals = state.totals(index)
     upper = min(totals.upper, solver.variant.threshold)
     box = 1 if solver.boxes == 2 and points.get(state.ruleset.all_alike_key, 0) > 0 else 0
     return np.array([mask]), np.array([upper]), np.array([box]), float(totals.total)
+
+
+def between_turns(state: rules.GameState, index: int, solver: Solver) -> float:
+    """Expected final score of scorecard ``index`` before its next turn's first roll."""
+    mask, upper, box, banked = _position(solver, state, index)
+    return banked + float(solver.values[mask[0], upper[0], box[0]])

@@ -26,9 +26,8 @@ from functools import cache
 import numpy as np
 
 from games import rules
-from games.strategy import advice, tables
+from games.strategy import advice
 from games.strategy.dice import best_keep, dice_space, expect, positions_of, sub_multisets
-from games.strategy.solver import Variant
 
 LEVELS = ("beginner", "good", "perfect")
 BEGINNER_MISTAKES = 0.2  # chance of a careless hold or score
@@ -66,13 +65,7 @@ def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
 
 
 def _perfect(state: rules.GameState) -> Move | None:
-    try:
-        variant = Variant.of(state.ruleset_key, state.options)
-    except ValueError:
-        return None
-    solver = tables.load(variant)
-    if solver is None and (variant.forced_order or variant.upper_only):
-        solver = tables.build(variant, progress=False, workers=1)
+    solver = advice.solver_for(state)
     if solver is None:
         return None
     best = advice.advise(state, solver).best

@@ -56,6 +56,15 @@ def build(variant: Variant, progress: bool = True, workers: int | None = None) -
     return solver
 
 
+def load_or_build_small(variant: Variant) -> Solver | None:
+    """The tables of ``variant``, solved on the spot if it is small (forced order or
+    upper section only: a fraction of a second), else only if already built."""
+    solver = load(variant)
+    if solver is None and (variant.forced_order or variant.upper_only):
+        solver = build(variant, progress=False, workers=1)
+    return solver
+
+
 def load_or_build(variant: Variant, progress: bool = True) -> Solver:
     return load(variant) or build(variant, progress)
 

@@ -7,9 +7,11 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games import services
+from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import Game
@@ -84,7 +86,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     except ValueError:
         step = len(steps)
     state = steps[step - 1].after if step else (steps[0].before if steps else game.engine_state())
-    turns = _turns(steps, names)
+    analysis = analyse(game, steps)
+    turns = _turns(steps, names, analysis)
     context = {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
@@ -96,6 +99,8 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "shown": steps[step - 1] if step else None,
         "shown_text": _describe(steps[step - 1], names) if step else "",
         "turns": turns,
+        "decision": analysis.decisions.get(step),
+        **_analysis_context(analysis, column_names(state, names), len(state.categories)),
         "ranking": [
             {"rank": rank, "name": column_names(game.engine_state(), names)[i], "total": total}
             for rank, i, total in game.engine_state().ranking()
@@ -134,7 +139,36 @@ def _describe(step, names: dict[int, str]) -> str:
     }
 
 
-def _turns(steps, names: dict[int, str]) -> list[dict]:
+_UNAVAILABLE = {
+    "declared": _("Declared-target games have no analysis: the solver does not cover them."),
+    "maxi": _("Maxi Yatzy games have no analysis yet: the solver does not cover Maxi Yatzy."),
+    "building": _(
+        "The analysis is being prepared: the solver's tables are still being built. "
+        "Reload in a minute."
+    ),
+}
+
+
+def _analysis_context(analysis, columns: list[str], rounds: int) -> dict:
+    if analysis.unavailable:
+        return {"analysis_unavailable": _UNAVAILABLE[analysis.unavailable]}
+    players = [
+        {
+            "name": columns[card.index],
+            "final": card.final,
+            "expected": f"{card.expected_start:.1f}",
+            "decisions": card.decisions,
+            "mistakes": card.mistakes,
+            "total_loss": f"{card.total_loss:.1f}",
+            "mean_loss": f"{card.mean_loss:.2f}",
+            "luck": f"{card.luck:+.1f}",
+        }
+        for card in analysis.cards
+    ]
+    return {"skill": players, "chart": chart(analysis, columns, rounds)}
+
+
+def _turns(steps, names: dict[int, str], analysis) -> list[dict]:
     """Steps grouped by turn, for the list beside the stepper."""
     turns: list[dict] = []
     for number, step in enumerate(steps, start=1):
@@ -142,5 +176,11 @@ def _turns(steps, names: dict[int, str]) -> list[dict]:
             turns.append(
                 {"turn": step.before.turn, "player": names.get(step.player, "?"), "steps": []}
             )
-        turns[-1]["steps"].append({"number": number, "text": _describe(step, names)})
+        turns[-1]["steps"].append(
+            {
+                "number": number,
+                "text": _describe(step, names),
+                "decision": analysis.decisions.get(number),
+            }
+        )
     return turns

@@ -1,0 +1,227 @@
+"""Skill and luck in a finished game, from its replay and the solved tables.
+
+Every decision (which dice to keep before a roll, which category to score) is priced
+by the solver: the expected final score of the best choice and of the choice made.
+Their difference is the choice's loss (Verhoeff's convention: EV(best) - EV(chosen)).
+What is left of a scorecard's result once skill is accounted for is luck:
+
+    luck = final score - (expected score at the start - total loss)
+
+which is exactly the sum of what the dice gave above or below expectation.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from games import coach, rules
+from games.models import Game, GameEvent
+from games.replay import Step, replay
+from games.strategy import advice, tables
+from games.strategy.solver import Solver, Variant
+
+# Losses below this are rounding, not mistakes.
+TOLERANCE = 0.005
+
+
+@dataclass(frozen=True)
+class Decision:
+    step: int  # 1-based number of the replay step that carried the choice
+    scorecard: int
+    chosen: str
+    best: str
+    loss: float
+
+    @property
+    def is_best(self) -> bool:
+        return self.loss < TOLERANCE
+
+
+@dataclass
+class Card:
+    index: int
+    final: int
+    expected_start: float
+    curve: list[float] = field(default_factory=list)  # expected final after each turn
+    losses: list[float] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        return len(self.losses)
+
+    @property
+    def total_loss(self) -> float:
+        return sum(self.losses)
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def mistakes(self) -> int:
+        return sum(1 for loss in self.losses if loss >= TOLERANCE)
+
+    @property
+    def luck(self) -> float:
+        return self.final - (self.expected_start - self.total_loss)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    cards: tuple[Card, ...] = ()
+    decisions: dict[int, Decision] = field(default_factory=dict)
+    unavailable: str = ""  # why there is no analysis, when there is none
+
+
+_CACHE: OrderedDict[tuple[int, int], Analysis] = OrderedDict()
+
+
+def analyse(game: Game, steps: list[Step] | None = None) -> Analysis:
+    """The analysis of a finished game (kept per process: a finished game never changes)."""
+    key = (game.id, game.version)
+    if key in _CACHE:
+        return _CACHE[key]
+    result = _analyse(game, replay(game) if steps is None else steps)
+    if not result.unavailable:
+        _CACHE[key] = result
+        if len(_CACHE) > 128:
+            _CACHE.popitem(last=False)
+    return result
+
+
+def _analyse(game: Game, steps: list[Step]) -> Analysis:
+    try:
+        variant = Variant.of(game.ruleset, game.table_options)
+    except ValueError:
+        return Analysis(unavailable="declared")
+    solver = tables.load_or_build_small(variant)
+    if solver is None:
+        return Analysis(unavailable="maxi" if game.ruleset == "maxi_yatzy" else "building")
+    first = steps[0].before if steps else game.engine_state()
+    cards = [
+        Card(index=i, final=0, expected_start=advice.between_turns(first, i, solver))
+        for i in range(len(first.scorecards))
+    ]
+    for card in cards:
+        card.curve.append(card.expected_start)
+    decisions: dict[int, Decision] = {}
+    for number, step in enumerate(steps, start=1):
+        decision = _decision(number, step, solver)
+        if decision is not None:
+            decisions[number] = decision
+            cards[decision.scorecard].losses.append(decision.loss)
+        if step.after.turn > step.before.turn:  # a turn ended: a point on the curve
+            index = step.before.current_index
+            cards[index].curve.append(advice.between_turns(step.after, index, solver))
+    final = steps[-1].after if steps else game.engine_state()
+    for card in cards:
+        card.final = final.totals(card.index).total
+    return Analysis(cards=tuple(cards), decisions=decisions)
+
+
+def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
+    before, event = step.before, step.event
+    if before.roll_number == 0 or event.kind not in (GameEvent.Kind.ROLL, GameEvent.Kind.SCORE):
+        return None
+    result = advice.advise(before, solver)
+    if result is None:
+        return None
+    if event.kind == GameEvent.Kind.SCORE:
+        key = event.data["category"]
+        chosen = next((c for c in result.choices if c.category == key), None)
+    else:
+        keep = sorted(before.dice[i] for i in event.data["held"])
+        chosen = next(
+            (
+                c
+                for c in result.choices
+                if c.hold is not None and sorted(before.dice[i] for i in c.hold) == keep
+            ),
+            None,
+        )
+    if chosen is None:
+        return None
+    return Decision(
+        step=number,
+        scorecard=before.current_index,
+        chosen=coach.describe(before, chosen),
+        best=coach.describe(before, result.best),
+        loss=max(result.loss(chosen), 0.0),
+    )
+
+
+# -- the chart -------------------------------------------------------------------------------
+
+WIDTH, HEIGHT, MARGIN = 640, 260, 44
+COLOURS = ("#1f6fb2", "#d1495b", "#2a9d54", "#e08a00", "#7b4fb0", "#00798c", "#8c564b", "#555")
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    colour: str
+    dash: str
+    points: str  # SVG polyline points
+    last: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Chart:
+    lines: tuple[Line, ...]
+    y_ticks: tuple[tuple[float, str], ...]
+    x_ticks: tuple[tuple[float, str], ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = MARGIN
+    right: int = WIDTH - 12
+    top: int = 12
+    bottom: int = HEIGHT - 30
+
+
+def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
+    """Each scorecard's expected final score after every turn, as SVG coordinates."""
+    values = [v for card in analysis.cards for v in card.curve]
+    low, high = min(values), max(values)
+    step = _nice_step((high - low) / 4 or 10)
+    low, high = step * (low // step), step * (high // step + 1)
+    base = Chart((), (), ())
+    plot_w, plot_h = base.right - base.left, base.bottom - base.top
+
+    def x(turn: int) -> float:
+        return base.left + plot_w * turn / max(rounds, 1)
+
+    def y(value: float) -> float:
+        return base.bottom - plot_h * (value - low) / (high - low)
+
+    lines = []
+    for card in analysis.cards:
+        coords = [(round(x(t), 1), round(y(v), 1)) for t, v in enumerate(card.curve)]
+        lines.append(
+            Line(
+                name=names[card.index],
+                colour=COLOURS[card.index % len(COLOURS)],
+                dash="" if card.index < len(COLOURS) else "6 3",
+                points=" ".join(f"{a},{b}" for a, b in coords),
+                last=coords[-1],
+            )
+        )
+    y_ticks = []
+    tick = low
+    while tick <= high + 1e-9:
+        y_ticks.append((round(y(tick), 1), f"{tick:g}"))
+        tick += step
+    every = max(1, rounds // 8)
+    x_ticks = tuple((round(x(t), 1), str(t)) for t in range(0, rounds + 1, every))
+    return Chart(tuple(lines), tuple(y_ticks), x_ticks)
+
+
+def _nice_step(raw: float) -> float:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
+        if step >= raw:
+            return step
+    return 1000
+
+
+def rounds_of(state: rules.GameState) -> int:
+    return len(state.categories)

@@ -1,0 +1,117 @@
+"""The review's skill-and-luck figures on a scripted game, checked against the solver."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import analysis, rules, services
+from games.strategy import tables
+from games.strategy.solver import Variant
+from tests.conftest import create_game, fresh, version
+
+# Upper section only, one player: 6 turns. Dice of every roll, in order.
+DICE = [6] * 5 + [5] * 5 + [1, 2, 3, 4, 4] + [4, 4, 1] + [2, 2, 2, 3, 3] + [3, 3, 3, 1, 1]
+DICE += [1, 1, 1, 2, 2]
+
+
+@pytest.fixture
+def scripted_game(alice: Client, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(services, "rng", rules.ScriptedDice(DICE))
+    game = create_game(alice, upper_only="on")
+
+    def post(action: str, **data: str) -> None:
+        response = alice.post(f"/g/{game.code}/{action}/", {"version": version(game), **data})
+        assert response.status_code == 302, response.content.decode()[:500]
+
+    def score(category: str) -> None:
+        post("roll")
+        post("score", category=category, confirm="1")
+
+    score("ones")  # five sixes thrown away on Ones: the blunder
+    score("fives")  # five fives on Fives: the obvious best
+    post("roll")
+    post("hold", die="3")
+    post("hold", die="4")
+    post("roll")  # keeps 4, 4: one decision
+    post("score", category="fours", confirm="1")
+    score("twos")
+    score("threes")
+    score("sixes")
+    return fresh(game)
+
+
+def test_the_review_prices_each_decision(alice: Client, scripted_game) -> None:
+    solver = tables.load_or_build(Variant("yatzy", upper_only=True), progress=False)
+    result = analysis.analyse(scripted_game)
+    (card,) = result.cards
+
+    assert card.final == fresh(scripted_game).engine_state().totals(0).total == 0 + 25 + 16 + 6 + 9
+    assert card.expected_start == pytest.approx(solver.expected_score)
+    assert card.decisions == 7  # six scorings and one keep
+    blunder = result.decisions[2]  # step 1 is the roll, step 2 the score in Ones
+    assert blunder.chosen == "Score 0 in Ones"
+    assert blunder.best == "Score 30 in Sixes"
+    assert blunder.loss > 10
+    assert result.decisions[4].is_best and result.decisions[4].chosen == "Score 25 in Fives"
+    keep = result.decisions[8]  # roll, hold, hold, then the roll that kept 4, 4
+    assert keep.chosen == "Hold 4, 4 and roll the rest"
+    assert card.total_loss == pytest.approx(sum(d.loss for d in result.decisions.values()))
+    assert card.luck == pytest.approx(card.final - (card.expected_start - card.total_loss))
+    assert len(card.curve) == 7 and card.curve[0] == card.expected_start
+    assert card.curve[-1] == pytest.approx(card.final)  # nothing left to expect at the end
+
+
+def test_the_review_page_shows_skill_luck_and_the_chart(alice: Client, scripted_game) -> None:
+    (card,) = analysis.analyse(scripted_game).cards
+
+    page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    assert "Skill and luck" in page
+    row = re.search(r"<tr><th scope=\"row\">Alice</th>(.*?)</tr>", page).group(1)
+    cells = re.findall(r"<td>(.*?)</td>", row)
+    assert cells == [
+        str(card.final),
+        f"{card.expected_start:.1f}",
+        "7",
+        str(card.mistakes),
+        f"{card.total_loss:.1f}",
+        f"{card.total_loss / 7:.2f}",
+        f"{card.luck:+.1f}",
+    ]
+    assert "lost " in page and "best was Score 30 in Sixes" in page
+    assert "best choice" in page
+    svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+    assert 'role="img"' in svg and "Expected final score after each turn" in svg
+    assert len(re.search(r'<polyline points="([^"]+)"', svg).group(1).split()) == 7
+
+
+def test_a_maxi_game_says_why_it_has_no_analysis(alice: Client, dice: object) -> None:
+    game = create_game(alice, ruleset="maxi_yatzy")
+    play_first_open_category(alice, game)
+
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "the solver does not cover Maxi Yatzy" in page
+    assert "<svg" not in page
+
+
+def test_maxi_yatzy_upper_section_is_solved_and_reviewed(alice: Client, dice: object) -> None:
+    game = create_game(alice, ruleset="maxi_yatzy", upper_only="on")
+    play_first_open_category(alice, game)
+
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "Skill and luck" in page and "<svg" in page
+
+
+def play_first_open_category(client: Client, game) -> None:
+    while not fresh(game).engine_state().is_finished:
+        state = fresh(game).engine_state()
+        client.post(f"/g/{game.code}/roll/", {"version": version(game)})
+        key = state.open_categories(0)[0]
+        client.post(
+            f"/g/{game.code}/score/", {"version": version(game), "category": key, "confirm": "1"}
+        )
