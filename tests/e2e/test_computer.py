@@ -1,0 +1,55 @@
+"""A game against a computer player with the coach on, in a real browser: the bot's
+moves arrive live, the hint shows, and the review prices the game."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from games.models import Game, GameEvent
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+
+
+def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> None:
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("Computer players").fill("1")
+    page.get_by_label("Computer strength").select_option("perfect")
+    page.get_by_label("Upper section only").check()
+    page.get_by_label("Coach").check()
+    page.get_by_role("button", name="Create game").click()
+    expect(page.get_by_role("columnheader", name="Computer 1 (Perfect)")).to_be_visible()
+
+    for turn in range(6):
+        expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.", timeout=30_000)
+        page.get_by_role("button", name="Roll").click()
+        expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
+        page.get_by_role("link", name="Hint").click()
+        hint = page.get_by_role("region", name="The coach says")
+        expect(hint).to_contain_text("Expected final score:")
+        if turn == 0:
+            screenshot(page, "coach-hint")
+        option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
+        with page.expect_response(lambda response: "/score/" in response.url):
+            option.click()
+        confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
+        if confirm.count():
+            with page.expect_response(lambda response: "/score/" in response.url):
+                confirm.click()
+        if turn < 5:  # the computer's turn plays out on this page without a reload
+            expect(page.get_by_role("status")).to_contain_text("Computer 1 (Perfect)'s turn.")
+
+    expect(page.get_by_role("status")).to_contain_text("Game over", timeout=30_000)
+    game = Game.objects.get()
+    bot_moves = GameEvent.objects.filter(game=game, seat_position=1)
+    assert bot_moves.filter(kind=GameEvent.Kind.SCORE).count() == 6
+    computer = page.locator("table.scorecard tr", has=page.locator("th:text-is('Total')"))
+    assert computer.locator("td").nth(1).inner_text() == str(game.engine_state().totals(1).total)
+
+    page.get_by_role("link", name="Review the game").click()
+    expect(page.get_by_role("heading", name="Skill and luck")).to_be_visible()
+    expect(page.get_by_role("img", name="Expected final score after each turn")).to_be_visible()
+    screenshot(page, "review-skill")
