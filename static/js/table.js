@@ -13,7 +13,45 @@
     var table = document.getElementById("table");
     var myTurn = table && table.getAttribute("data-live") === "1";
     document.title = myTurn ? "▶ " + baseTitle : baseTitle;
+    if (myTurn && wasMyTurn === false) signalTurn();
+    wasMyTurn = !!myTurn;
   }
+
+  // An optional chime when the turn comes to this browser (off until asked for; the
+  // choice is remembered). window.yatzyTurnSignals counts chimes, for the browser tests.
+  var wasMyTurn = null;
+  var audio = null;
+  window.yatzyTurnSignals = 0;
+  function soundOn() {
+    return window.localStorage && localStorage.getItem("yatzy-sound") === "1";
+  }
+  function showSound() {
+    document.querySelectorAll("[data-sound]").forEach(function (button) {
+      button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+    });
+  }
+  function signalTurn() {
+    if (!soundOn()) return;
+    window.yatzyTurnSignals += 1;
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio = audio || new Context();
+    var tone = audio.createOscillator();
+    var volume = audio.createGain();
+    tone.frequency.value = 660;
+    volume.gain.setValueAtTime(0.15, audio.currentTime);
+    volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(volume).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-sound]");
+    if (!button) return;
+    localStorage.setItem("yatzy-sound", soundOn() ? "0" : "1");
+    showSound();
+  });
+  document.addEventListener("DOMContentLoaded", showSound);
 
   document.addEventListener("htmx:afterSettle", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);

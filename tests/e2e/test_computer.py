@@ -22,6 +22,9 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
     page.get_by_label("Coach").check()
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("columnheader", name="Computer 1 (Perfect)")).to_be_visible()
+    chime = page.get_by_role("button", name="Chime when it is my turn")
+    chime.click()
+    expect(chime).to_have_attribute("aria-pressed", "true")
 
     for turn in range(6):
         expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.", timeout=30_000)
@@ -43,6 +46,7 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
             expect(page.get_by_role("status")).to_contain_text("Computer 1 (Perfect)'s turn.")
 
     expect(page.get_by_role("status")).to_contain_text("Game over", timeout=30_000)
+    assert page.evaluate("window.yatzyTurnSignals") == 5  # each turn back from the computer
     game = Game.objects.get()
     bot_moves = GameEvent.objects.filter(game=game, seat_position=1)
     assert bot_moves.filter(kind=GameEvent.Kind.SCORE).count() == 6
