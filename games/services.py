@@ -204,22 +204,10 @@ def score(code: str, viewer: Viewer, version: int, category: str) -> Game:
 def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
     """The host ends the turn of a player who has gone away: a zero in their
     lowest-value open category (RULES.md leaves the choice to the rules)."""
-    from games import presence
-
     with transaction.atomic():
-        game = _locked(code)
-        _check_version(game, version)
-        _check_host(game, viewer)
-        if game.status != Game.Status.PLAYING:
-            raise ActionError(_("Only a running game has turns to skip."), status=409)
-        state = game.engine_state()
-        seat = game.seats.get(player_index=state.current_player)
-        if not presence.is_away(seat):
-            raise ActionError(
-                gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
-                code="not_away",
-                status=409,
-            )
+        game, state, seat = _away_seat_to_move(
+            code, viewer, version, _("Only a running game has turns to skip.")
+        )
         new_state = engine.skip_turn(state, rng)
         _save_state(game, state, new_state, GameEvent.Kind.SKIP, seat)
     return game
@@ -228,24 +216,12 @@ def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
 def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "good") -> Game:
     """The host gives the seat of a player who has gone away to a computer player,
     which plays on from where the game is (that player's browser loses the seat)."""
-    from games import presence
-
     if level not in BOT_LEVELS:
         raise ActionError(_("There is no such computer player."), code="bad_level")
     with transaction.atomic():
-        game = _locked(code)
-        _check_version(game, version)
-        _check_host(game, viewer)
-        if game.status != Game.Status.PLAYING:
-            raise ActionError(_("Only a running game has seats to hand over."), status=409)
-        state = game.engine_state()
-        seat = game.seats.get(player_index=state.current_player)
-        if not presence.is_away(seat):
-            raise ActionError(
-                gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
-                code="not_away",
-                status=409,
-            )
+        game, state, seat = _away_seat_to_move(
+            code, viewer, version, _("Only a running game has seats to hand over.")
+        )
         seat.kind = Seat.Kind.BOT
         seat.bot_level = level
         seat.browser_id = ""
@@ -371,6 +347,29 @@ def _locked(code: str) -> Game:
 def _check_version(game: Game, version: int) -> None:
     if version != game.version:
         raise StaleGame
+
+
+def _away_seat_to_move(
+    code: str, viewer: Viewer, version: int, not_playing: str
+) -> tuple[Game, engine.GameState, Seat]:
+    """For the host's actions on a player who has gone away: the locked game, its state
+    and the seat to move, once the seat is known to be away."""
+    from games import presence
+
+    game = _locked(code)
+    _check_version(game, version)
+    _check_host(game, viewer)
+    if game.status != Game.Status.PLAYING:
+        raise ActionError(not_playing, status=409)
+    state = game.engine_state()
+    seat = game.seats.get(player_index=state.current_player)
+    if not presence.is_away(seat):
+        raise ActionError(
+            gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
+            code="not_away",
+            status=409,
+        )
+    return game, state, seat
 
 
 def _check_host(game: Game, viewer: Viewer) -> None:

@@ -98,13 +98,7 @@ def skip_turn(request: HttpRequest, code: str) -> HttpResponse:
     try:
         services.skip_turn(code, viewer_of(request), int_field(request, "version"))
     except ActionError as error:
-        try:
-            game = services.get_game(code)
-        except ActionError:
-            return error_page(request, error)
-        return table_response(
-            request, game, viewer_of(request), status=error.status, message=error.message
-        )
+        return _table_with(request, code, error)
     return _htmx_redirect(request, reverse("table", args=[code]))
 
 
@@ -118,13 +112,7 @@ def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
             request.POST.get("level", "good"),
         )
     except ActionError as error:
-        try:
-            game = services.get_game(code)
-        except ActionError:
-            return error_page(request, error)
-        return table_response(
-            request, game, viewer_of(request), status=error.status, message=error.message
-        )
+        return _table_with(request, code, error)
     return _htmx_redirect(request, reverse("table", args=[code]))
 
 
@@ -140,6 +128,17 @@ def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
         svg, kind="svg", scale=4, xmldecl=False, title=str(_("Invite link"))
     )
     return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+
+
+def _table_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:
+    """The table with the refusal on it (or the error page if there is no table)."""
+    try:
+        game = services.get_game(code)
+    except ActionError:
+        return error_page(request, error)
+    return table_response(
+        request, game, viewer_of(request), status=error.status, message=error.message
+    )
 
 
 def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:

@@ -8,6 +8,7 @@ where a missing browser fails the run.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,3 +75,14 @@ def new_page(browser: object, site: Server, transactional_db: None):
 def screenshot(page: object, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def score_first_option(page: object) -> None:
+    """Click the first score button on ``page``, confirming a zero if asked."""
+    option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first  # type: ignore[attr-defined]
+    with page.expect_response(lambda response: "/score/" in response.url):  # type: ignore[attr-defined]
+        option.click()
+    confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))  # type: ignore[attr-defined]
+    if confirm.count():
+        with page.expect_response(lambda response: "/score/" in response.url):  # type: ignore[attr-defined]
+            confirm.click()

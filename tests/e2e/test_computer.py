@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from games.models import Game, GameEvent
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import score_first_option, screenshot
 from tests.servers import Server
 
 
@@ -35,13 +35,7 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
         expect(hint).to_contain_text("Expected final score:")
         if turn == 0:
             screenshot(page, "coach-hint")
-        option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
-        with page.expect_response(lambda response: "/score/" in response.url):
-            option.click()
-        confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
-        if confirm.count():
-            with page.expect_response(lambda response: "/score/" in response.url):
-                confirm.click()
+        score_first_option(page)
         if turn < 5:  # the computer's turn plays out on this page without a reload
             expect(page.get_by_role("status")).to_contain_text("Computer 1 (Perfect)'s turn.")
 

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import score_first_option, screenshot
 from tests.servers import Server
 
 
@@ -37,14 +37,7 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
             page.get_by_role("button", name="Roll").click()
             expect(page.get_by_role("button", name="Roll")).to_contain_text("1 roll left")
             screenshot(page, "hot-seat-desktop")
-        option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
-        expect(option).to_be_visible()
-        with page.expect_response(lambda response: "/score/" in response.url):
-            option.click()
-        confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
-        if confirm.count():
-            with page.expect_response(lambda response: "/score/" in response.url):
-                confirm.click()
+        score_first_option(page)
 
     expect(page.get_by_role("status")).to_contain_text("Game over")
     expect(page.get_by_role("heading", name="Final ranking")).to_be_visible()

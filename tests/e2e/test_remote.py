@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import score_first_option, screenshot
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
@@ -63,13 +63,7 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
             viewer.wait_for_function(SAME_DICE, arg=rolled)
         if turn == 2:
             screenshot(bob, "remote-phone")
-        option = me.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first
-        with me.expect_response(lambda r: "/score/" in r.url):
-            option.click()
-        confirm = me.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
-        if confirm.count():
-            with me.expect_response(lambda r: "/score/" in r.url):
-                confirm.click()
+        score_first_option(me)
         if turn < 11:
             expect(them.get_by_role("status")).to_contain_text(f"Your turn, {other}.")
 
