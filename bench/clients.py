@@ -40,6 +40,7 @@ class Browser:
         self.arrivals: dict[int, float] = {}
         self.duplicates = 0
         self.connect_version = -1
+        self._seen: dict[int, int] = {}  # version: hash of the last table received at it
         self.retries = 0
         self._waiters: dict[int, asyncio.Future[float]] = {}
         self._socket: websockets.ClientConnection | None = None
@@ -98,13 +99,17 @@ class Browser:
                 version = int(match.group(1))
                 if not self.connected.is_set():
                     self.connect_version = version  # the full table sent on connect
+                    self._seen[version] = hash(data)
                     self.connected.set()
                 elif version in self.arrivals:
-                    # A table re-sent at the version of the connection is a presence
-                    # change (someone arrived), not a second copy of an update.
-                    if version > self.connect_version:
+                    # A table re-sent at a version this browser has is a presence
+                    # change (someone arrived or left) when it looks different; the
+                    # same table twice is a duplicated update.
+                    if self._seen.get(version) == hash(data):
                         self.duplicates += 1
+                    self._seen[version] = hash(data)
                     continue
+                self._seen[version] = hash(data)
                 self.arrivals[version] = now
                 waiter = self._waiters.pop(version, None)
                 if waiter and not waiter.done():

@@ -2,17 +2,29 @@
 
 Called from ``transaction.on_commit``: a message is only sent for a change that
 is in the database. Consumers answer it by rendering each viewer's partials.
+
+Inside the server the move's thread does not wait for the send: the message is
+handed to the server's event loop, which sends it after the game's previous
+message (so a table's versions go out in order), and the thread is free to
+answer the player at once. Outside a server (management commands, sync tests)
+the send is made and awaited in place.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
+
+# Per game, the send that is queued or under way on the server's loop; only
+# touched from that loop.
+_pending: dict[str, asyncio.Future] = {}
 
 
 def group_name(code: str) -> str:
@@ -23,11 +35,50 @@ def game_changed(code: str, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "game.changed", "version": version}
+    loop = _server_loop()
+    if loop is not None:
+        loop.call_soon_threadsafe(_queue, layer, code, message)
+        return
     try:
-        async_to_sync(layer.group_send)(
-            group_name(code), {"type": "game.changed", "version": version}
-        )
+        async_to_sync(layer.group_send)(group_name(code), message)
     except ChannelFull:
-        # The action is already committed; a browser that misses this update sees
-        # the version gap on the next one and resynchronises.
-        log.warning("channel full: update %s of game %s not sent", version, code)
+        _lost(code, version)
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop this sync thread works for, if it is one."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def _queue(layer: BaseChannelLayer, code: str, message: dict) -> None:
+    previous = _pending.get(code)
+    task = asyncio.ensure_future(_send(layer, code, message, previous))
+    _pending[code] = task
+    task.add_done_callback(
+        lambda done: _pending.pop(code, None) if _pending.get(code) is done else None
+    )
+
+
+async def _send(
+    layer: BaseChannelLayer, code: str, message: dict, previous: asyncio.Future | None
+) -> None:
+    if previous is not None:
+        await asyncio.wait([previous])
+    try:
+        await layer.group_send(group_name(code), message)
+    except ChannelFull:
+        _lost(code, message["version"])
+    except Exception:  # the move is committed; a lost notice must not go unseen
+        log.exception("update %s of game %s not sent", message["version"], code)
+
+
+def _lost(code: str, version: int) -> None:
+    # The action is already committed; a browser that misses this update sees
+    # the version gap on the next one and resynchronises.
+    log.warning("channel full: update %s of game %s not sent", version, code)

@@ -57,7 +57,19 @@ class Game(models.Model):
         return TableOptions.from_dict(self.options)
 
     def engine_state(self) -> GameState | None:
-        return GameState.from_dict(self.state) if self.state else None
+        """The engine's state, parsed once per ``state`` value: a table render asks for
+        it several times, and ``GameState`` is immutable, so the parse is shared."""
+        if not self.state:
+            return None
+        parsed = self.__dict__.get("_parsed_state")
+        if parsed is None or parsed[0] is not self.state:
+            parsed = (self.state, GameState.from_dict(self.state))
+            self.__dict__["_parsed_state"] = parsed
+        return parsed[1]
+
+    def set_engine_state(self, state: GameState) -> None:
+        self.state = state.to_dict()
+        self.__dict__["_parsed_state"] = (self.state, state)
 
 
 class Seat(models.Model):

@@ -60,6 +60,14 @@ class Cell:
     option: int | None = None  # what scoring here would give now, for the player to move
     target: bool = False  # the declared target of this turn
     declarable: bool = False  # may be declared as the target now
+    current: bool = False  # in the column of the scorecard to move
+    label: str = ""  # the accessible name of the cell's button, if it has one
+
+    @property
+    def css(self) -> str:
+        """The cell's class attribute, worked out here and not per cell in the template:
+        a scorecard has up to a hundred cells and the table is rendered on every move."""
+        return ("current" if self.current else "") + (" target" if self.target else "")
 
 
 @dataclass(frozen=True)
@@ -89,19 +97,32 @@ def scorecard_rows(
     rows: list[Row] = []
 
     def category_row(category: rules.Category) -> Row:
+        name = gettext(category.name)
         cells = []
         for index, card in enumerate(state.scorecards):
             points = card.points().get(category.key)
             mine_now = live and index == current
+            option = options.get(category.key) if mine_now and not declaring else None
+            declarable = mine_now and declaring and points is None
+            label = ""
+            if points is None and option is not None:
+                label = gettext("Score %(points)s in %(category)s") % {
+                    "points": option,
+                    "category": name,
+                }
+            elif points is None and declarable:
+                label = gettext("Declare %(category)s as target") % {"category": name}
             cells.append(
                 Cell(
                     points=points,
-                    option=options.get(category.key) if mine_now and not declaring else None,
+                    option=option,
                     target=index == current and state.target == category.key,
-                    declarable=mine_now and declaring and points is None,
+                    declarable=declarable,
+                    current=index == current,
+                    label=label,
                 )
             )
-        return Row(category.key, gettext(category.name), "category", tuple(cells))
+        return Row(category.key, name, "category", tuple(cells))
 
     upper = [c for c in state.categories if c.is_upper]
     lower = [c for c in state.categories if not c.is_upper]
@@ -264,6 +285,7 @@ def _view_key(game: Game, viewer: Viewer) -> tuple:
     presence = tuple((s.id, s.connections > 0, s.away_since) for s in seats)
     return (
         game.id,
+        game.code,  # ids are reused when a test database rolls back; codes are not
         game.version,
         game.spectators,
         game.next_game_id,

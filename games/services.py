@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -344,6 +345,14 @@ def _locked(code: str) -> Game:
     return game
 
 
+def _seat_of(game: Game, player_index: int) -> Seat:
+    """The seat playing ``player_index``, from the seats already read if they were."""
+    for seat in game.seats.all():
+        if seat.player_index == player_index:
+            return seat
+    raise Seat.DoesNotExist(f"no seat plays player {player_index}")
+
+
 def _check_version(game: Game, version: int) -> None:
     if version != game.version:
         raise StaleGame
@@ -415,7 +424,10 @@ def _play(
             )
             raise ActionError(message, code="not_playing", status=409)
         state = game.engine_state()
-        seat = game.seats.get(player_index=state.current_player)
+        # One read of the seats serves the turn check, the computer-player check and
+        # the table the mover gets back.
+        prefetch_related_objects([game], "seats")
+        seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
             raise NotYourSeat(gettext("It is %(name)s's turn, not yours.") % {"name": seat.name})
         try:
@@ -434,7 +446,7 @@ def _save_state(
     seat: Seat | None,
 ) -> None:
     """Store ``new``, log what changed, bump the version, broadcast on commit."""
-    game.state = new.to_dict()
+    game.set_engine_state(new)
     if new.is_finished and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
@@ -460,7 +472,10 @@ def _wake_bot(game: Game, state: engine.GameState) -> None:
     """If a computer player is to move, have it move once this transaction commits."""
     if state.is_finished:
         return
-    if game.seats.filter(player_index=state.current_player, kind=Seat.Kind.BOT).exists():
+    if any(
+        seat.player_index == state.current_player and seat.kind == Seat.Kind.BOT
+        for seat in game.seats.all()
+    ):
         from games import bots
 
         code, version = game.code, game.version

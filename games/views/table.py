@@ -59,14 +59,15 @@ def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -
         return error_page(request, error)
     viewer = viewer_at(request, game)
     try:
-        act(viewer, int_field(request, "version"))
+        moved = act(viewer, int_field(request, "version"))
     except ActionError as error:
         game.refresh_from_db()
         return table_response(request, game, viewer, status=error.status, message=error.message)
     if not request.htmx:
         return redirect("table", code)
-    game.refresh_from_db()
-    return table_response(request, game, viewer)
+    # The game as the move left it: the row is ours until the commit, so this is
+    # exactly the version the move produced, without reading it again.
+    return table_response(request, moved, viewer)
 
 
 @require_POST

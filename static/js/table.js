@@ -78,12 +78,35 @@
   });
   window.addEventListener("online", resync);
 
+  // An answer to this browser's move and the push of another version can cross on
+  // the wire: the table on screen is never replaced by an older one.
+  function versionOf(element) {
+    var version = element && element.getAttribute("data-version");
+    return version ? parseInt(version, 10) : null;
+  }
+  function isOlder(incoming) {
+    var shown = versionOf(document.getElementById("table"));
+    return shown !== null && incoming !== null && incoming < shown;
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!target || target.id !== "table" || !fragment) return;
+    var incoming = fragment.id === "table" ? fragment : fragment.querySelector("#table");
+    if (isOlder(versionOf(incoming))) event.detail.shouldSwap = false;
+  });
+
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
     if (status >= 400 && status < 500) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
+    }
+    var target = event.detail.target;
+    if (target && target.id === "table") {
+      var match = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+      if (match && isOlder(parseInt(match[1], 10))) event.detail.shouldSwap = false;
     }
   });
 })();

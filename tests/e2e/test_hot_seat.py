@@ -92,3 +92,28 @@ def test_the_table_fits_a_phone(new_page, site: Server) -> None:
 
     screenshot(page, "table-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+OLDER_PUSH = """older => htmx.swap(document.body,
+    '<section id="table" data-version="' + older + '" hx-swap-oob="true">stale</section>',
+    {swapStyle: 'none'})"""
+
+
+def test_a_late_push_of_an_older_table_does_not_replace_a_newer_one(new_page, site: Server) -> None:
+    """The answer to a move and the push of the version before it can cross on the wire;
+    the page keeps the newer table whichever comes last."""
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    table = page.locator("#table")
+    shown = int(table.get_attribute("data-version"))
+
+    page.evaluate(OLDER_PUSH, shown - 1)
+    expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    assert table.get_attribute("data-version") == str(shown)
+
+    page.evaluate(OLDER_PUSH, shown + 1)  # a newer table is swapped in as usual
+    expect(table).to_have_text("stale")

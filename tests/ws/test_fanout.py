@@ -1,0 +1,183 @@
+"""What keeps a move cheap on its way to every browser: one read of the game per notice
+and process, a notice handed to the event loop without holding up the move, no table
+sent twice or older than the one a browser has, and one thread hop per HTTP request."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import HttpCommunicator
+from django.test import Client
+
+from games import broadcast
+from games.consumers import SNAPSHOTS, Snapshots, presence_notice
+from games.models import Game
+from tests.conftest import create_game, fresh
+from tests.ws.test_consumer import next_version, socket
+from yatzy_site.asgi import application, django_asgi_app
+
+
+class SlowLayer:
+    """Odd versions take longer to send, so sends that are not queued overtake."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.sent: list[int] = []
+        self.fail = fail
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await asyncio.sleep(0.02 if message["version"] % 2 else 0)
+        if self.fail:
+            raise RuntimeError("layer down")
+        self.sent.append(message["version"])
+
+
+async def wait_until(condition, timeout: float = 2.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.asyncio
+async def test_a_move_does_not_wait_for_its_notice_and_notices_keep_their_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    layer = SlowLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+
+    def five_moves() -> list[int]:
+        for version in range(1, 6):
+            broadcast.game_changed("abc", version)
+        return list(layer.sent)  # what was sent when the move's thread went on
+
+    sent_before_the_thread_went_on = await sync_to_async(five_moves)()
+    await wait_until(lambda: len(layer.sent) == 5 and not broadcast._pending)
+
+    assert sent_before_the_thread_went_on == []
+    assert layer.sent == [1, 2, 3, 4, 5]
+    assert broadcast._pending == {}
+
+
+@pytest.mark.asyncio
+async def test_a_notice_the_layer_refuses_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: SlowLayer(fail=True))
+
+    with caplog.at_level(logging.ERROR, logger="games.broadcast"):
+        await sync_to_async(broadcast.game_changed)("abc", 2)
+        await wait_until(lambda: caplog.records)
+
+    assert "update 2 of game abc not sent" in caplog.text
+
+
+@pytest.mark.django_db
+def test_browsers_in_one_process_share_one_read_per_notice(
+    alice: Client, dice: object, django_assert_num_queries
+) -> None:
+    game = create_game(alice, players="Bob")
+    snapshots = Snapshots()
+
+    with django_assert_num_queries(2):  # the game and its seats, once for four browsers
+        read = [snapshots.get(game.id, game.code, "v3") for _ in range(4)]
+    with django_assert_num_queries(2):  # the next notice reads again
+        snapshots.get(game.id, game.code, "v4")
+    with django_assert_num_queries(2):  # same id, another game (a rolled-back test database)
+        snapshots.get(game.id, "another-code", "v3")
+    with django_assert_num_queries(4):  # a read for one browser only is never shared
+        snapshots.get(game.id, game.code, None)
+        snapshots.get(game.id, game.code, None)
+
+    assert all(r is read[0] for r in read)
+    assert [s.name for s in read[0].seats.all()] == ["Alice", "Bob"]
+
+
+@pytest.mark.django_db
+def test_the_read_of_notices_is_bounded(alice: Client, dice: object) -> None:
+    game = create_game(alice)
+    snapshots = Snapshots(size=3)
+
+    for version in range(10):
+        snapshots.get(game.id, game.code, f"v{version}")
+
+    assert len(snapshots._games) == 3
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_presence_notice_that_changes_nothing_is_not_sent(
+    alice: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice, players="Bob")
+    watcher = socket(game.code)  # a spectator: no seat, so its arrival notifies nobody
+    await watcher.connect()
+    await next_version(watcher)
+
+    await get_channel_layer().group_send(broadcast.group_name(game.code), presence_notice())
+
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_browser_is_never_sent_a_table_older_than_its_own(
+    alice: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice, players="Bob")
+    before = await sync_to_async(fresh)(game)
+    await sync_to_async(alice.post)(
+        f"/g/{game.code}/roll/", {"version": before.version}, HTTP_HX_REQUEST="true"
+    )
+    watcher = socket(game.code)
+    await watcher.connect()
+    shown, _ = await next_version(watcher)
+    assert shown == before.version + 1
+    # This process read the game for a presence notice before the roll was made.
+    SNAPSHOTS._games[(game.id, game.code, "early")] = before
+
+    await get_channel_layer().group_send(
+        broadcast.group_name(game.code), {"type": "game.changed", "stamp": "early"}
+    )
+
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
+def test_http_requests_run_the_synchronous_middleware_chain_in_one_hop() -> None:
+    assert not inspect.iscoroutinefunction(django_asgi_app._middleware_chain)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_asgi_site_applies_its_middleware() -> None:
+    host = [(b"host", b"testserver")]
+    page = HttpCommunicator(application, "GET", "/", headers=host)
+    answer = await page.get_response()
+    headers = dict(answer["headers"])
+    assert answer["status"] == 200
+    assert headers[b"X-Frame-Options"] == b"DENY"
+    assert b"csrftoken" in b";".join(v for k, v in answer["headers"] if k == b"Set-Cookie")
+
+    forged = HttpCommunicator(
+        application, "POST", "/games/new/", body=b"ruleset=yatzy", headers=host
+    )
+    refused = await forged.get_response()
+    assert refused["status"] == 403  # no CSRF token
+
+
+@pytest.mark.django_db
+def test_a_game_parses_its_state_once_per_value(alice: Client, dice: object) -> None:
+    game = create_game(alice)
+    first = game.engine_state()
+
+    assert game.engine_state() is first
+    game.refresh_from_db()
+    assert game.engine_state() is not first
+    assert game.engine_state() == first
+    assert isinstance(Game.objects.get(pk=game.pk).engine_state(), type(first))
