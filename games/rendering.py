@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -52,6 +55,24 @@ class Die:
     def pips(self) -> tuple[tuple[int, int], ...]:
         """Pip centres on a 100 x 100 die face."""
         return _PIPS[self.face]
+
+    @property
+    def svg(self) -> str:
+        """The face as an SVG drawing (decorative: the button carries the name)."""
+        return _FACES[self.face]
+
+
+def _face_svg(face: int) -> str:
+    circles = "".join(format_html('<circle cx="{}" cy="{}" r="9"/>', x, y) for x, y in _PIPS[face])
+    # Safe: built from the constant pip table above.
+    return mark_safe(
+        '<svg class="die-face" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
+        f'<rect x="4" y="4" width="92" height="92" rx="16"/>{circles}</svg>'
+    )
+
+
+# Six faces, drawn once per process instead of once per die per rendering.
+_FACES = {face: _face_svg(face) for face in _PIPS}
 
 
 @dataclass(frozen=True)
@@ -173,6 +194,7 @@ def table_context(
     state = game.engine_state()
     context: dict = {
         "game": game,
+        "urls": table_urls(game.code),
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
         "message": message,
         "hint": hint,
@@ -220,6 +242,27 @@ def table_context(
     return context
 
 
+_TABLE_ACTIONS = (
+    "table",
+    "roll",
+    "hold",
+    "declare",
+    "score",
+    "hint",
+    "skip_turn",
+    "hand_to_bot",
+    "play_again",
+    "review",
+)
+
+
+@lru_cache(maxsize=4096)
+def table_urls(code: str) -> dict[str, str]:
+    """The table's links and form actions, reversed once per game and process rather
+    than a dozen times per rendering."""
+    return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
+
+
 def _seat_to_move_is_away(seats: list[Seat], to_move: int | None) -> bool:
     from games.presence import is_away
 
@@ -253,24 +296,40 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
 
 _LIVE_CACHE: OrderedDict[tuple, str] = OrderedDict()
 _LIVE_CACHE_SIZE = 2048
+_TABLE_TAG = '<section id="table"'
 
 
 def render_live(game: Game, viewer: Viewer) -> str:
     """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
 
     A lobby that has started, or a finished table with a next game, carries
-    ``data-redirect`` so the browser follows to where the players are. Viewers who
-    see the same table (everyone but the seat to move, at one version, in one
-    language) share one rendering per process: rendering is the cost of a move.
+    ``data-redirect`` so the browser follows to where the players are.
     """
     if game.status == Game.Status.LOBBY:
         context = lobby_context(game, viewer)
         context["oob"] = True
         return render_to_string("games/lobby.html#lobby", context)
+    html = table_partial(game, viewer).replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
+    # A browser still on the lobby page has no table to swap: send it to the table.
+    table_url = table_urls(game.code)["table"]
+    return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
+
+
+def table_partial(game: Game, viewer: Viewer) -> str:
+    """The table partial as ``viewer`` sees it, for htmx answers and socket pushes.
+
+    Viewers who see the same table (everyone but the seat to move, at one version,
+    in one language) share one rendering per process, and the answer to a move is
+    the rendering the mover's own socket is then pushed: rendering is the cost of a
+    move. Forms carry no CSRF field: htmx sends the token in a header.
+    """
     key = _view_key(game, viewer)
     html = _LIVE_CACHE.get(key)
     if html is None:
-        html = _render_live_table(game, viewer)
+        context = table_context(game, viewer)
+        if game.next_game_id:
+            context["redirect"] = table_urls(game.next_game.code)["table"]
+        html = render_to_string(TEMPLATE + "#table", context)
         _LIVE_CACHE[key] = html
         if len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
             _LIVE_CACHE.popitem(last=False)
@@ -278,7 +337,7 @@ def render_live(game: Game, viewer: Viewer) -> str:
 
 
 def _view_key(game: Game, viewer: Viewer) -> tuple:
-    """Everything the live table depends on besides the game version."""
+    """Everything the table partial depends on besides the game version."""
     seats = list(game.seats.all())
     to_move = game.engine_state().current_player
     live = any(s.player_index == to_move and s.token in viewer.tokens for s in seats)
@@ -291,20 +350,10 @@ def _view_key(game: Game, viewer: Viewer) -> tuple:
         game.next_game_id,
         get_language(),
         presence,
+        _seat_to_move_is_away(seats, to_move),  # changes with time alone
         live,
         game.host_browser == viewer.browser_id,
     )
-
-
-def _render_live_table(game: Game, viewer: Viewer) -> str:
-    context = table_context(game, viewer)
-    context["oob"] = True
-    if game.next_game_id:
-        context["redirect"] = reverse("table", args=[game.next_game.code])
-    html = render_to_string(TEMPLATE + "#table", context)
-    # A browser still on the lobby page has no table to swap: send it to the table.
-    table_url = reverse("table", args=[game.code])
-    return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
 
 
 def seat_label(seat: Seat) -> str:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games import services
 from games.errors import ActionError
 from games.models import Game
-from games.rendering import TEMPLATE, table_context
+from games.rendering import TEMPLATE, table_context, table_partial
 from games.services import Viewer
 from games.viewer import remember_seats, viewer_from_session
 
@@ -54,6 +54,8 @@ def table_response(
     request: HttpRequest, game: Game, viewer: Viewer, status: int = 200, **extra
 ) -> HttpResponse:
     """The table for ``viewer``: the partial for htmx, the whole page otherwise."""
+    if request.htmx and status == 200 and not any(extra.values()):
+        return HttpResponse(table_partial(game, viewer))
     template = TEMPLATE + "#table" if request.htmx else TEMPLATE
     return render(request, template, table_context(game, viewer, **extra), status=status)
 

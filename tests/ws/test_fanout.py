@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator
 from django.test import Client
 
-from games import broadcast
+from games import broadcast, rendering
 from games.consumers import SNAPSHOTS, Snapshots, presence_notice
 from games.models import Game
 from tests.conftest import create_game, fresh
@@ -181,3 +181,36 @@ def test_a_game_parses_its_state_once_per_value(alice: Client, dice: object) -> 
     assert game.engine_state() is not first
     assert game.engine_state() == first
     assert isinstance(Game.objects.get(pk=game.pk).engine_state(), type(first))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await sync_to_async(create_game)(alice)
+    mover = socket(game.code, alice)
+    await mover.connect()
+    await next_version(mover)
+    renders: list[str] = []
+    real_render = rendering.render_to_string
+
+    def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
+        renders.append(template)
+        return real_render(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_to_string", counted)
+
+    answer = await sync_to_async(alice.post)(
+        f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
+    )
+    got, pushed = await next_version(mover)
+
+    body = answer.content.decode()
+    assert got == game.version + 1
+    assert f'data-version="{got}"' in body and "hx-swap-oob" not in body
+    assert pushed.startswith(
+        body.replace('<section id="table"', '<section id="table" hx-swap-oob="true"', 1)
+    )
+    assert renders == ["games/table.html#table"]
+    await mover.disconnect()
