@@ -30,6 +30,12 @@ class Counters:
     refused: int = 0
     lost: int = 0
     duplicated: int = 0
+    first_sent: float | None = None  # the span of the play, seating the tables excluded
+    last_done: float = 0.0
+
+    @property
+    def playing_seconds(self) -> float:
+        return self.last_done - self.first_sent if self.first_sent is not None else 0.0
 
 
 class Browser:
@@ -166,6 +172,8 @@ async def timed_action(
 ) -> bool:
     """Send one move; record the actor's response time and the others' update times."""
     started = time.perf_counter()
+    if counters.first_sent is None:
+        counters.first_sent = started
     response = await send()
     counters.response.append(time.perf_counter() - started)
     counters.actions += 1
@@ -173,6 +181,7 @@ async def timed_action(
         counters.refused += 1
         return False
     arrivals = await asyncio.gather(*(other.wait_for(version) for other in others))
+    counters.last_done = time.perf_counter()
     counters.lost += sum(1 for arrival in arrivals if arrival is None)
     if arrivals and all(arrival is not None for arrival in arrivals):
         counters.others.append(max(arrivals) - started)

@@ -20,6 +20,9 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
 from channels.layers import BaseChannelLayer, get_channel_layer
 
+from games.models import Game
+from games.snapshots import SNAPSHOTS
+
 log = logging.getLogger(__name__)
 
 # Per game, the send that is queued or under way on the server's loop; only
@@ -31,7 +34,13 @@ def group_name(code: str) -> str:
     return f"game.{code}"
 
 
-def game_changed(code: str, version: int) -> None:
+def game_changed(code: str, version: int, game: Game | None = None) -> None:
+    """Notify the table; ``game``, if given, is the game as this move committed it,
+    kept for this process's browsers so that they need not read it again."""
+    if game is not None and game.version == version and SNAPSHOTS.put(game):
+        from games.rendering import warm  # rendering needs the services, which need us
+
+        warm(game)
     layer = get_channel_layer()
     if layer is None:
         return

@@ -8,56 +8,21 @@ the socket: they are HTTP POSTs with CSRF and the seat check.
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
+from types import SimpleNamespace
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
 
 from games import bots, presence
 from games.broadcast import group_name
 from games.models import Game
-from games.rendering import render_live
+from games.rendering import cached_live, render_live
+from games.snapshots import SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
-
-
-class Snapshots:
-    """The game as the browsers of one process last read it, per notice.
-
-    Every browser at a table answers the same notice, so the first to handle it
-    reads the game (with its seats) and the others in this process reuse that
-    read: one database read per notice and process instead of one per browser.
-    A notice is identified by its stamp: ``v<version>`` for a move, a random
-    token for a presence change. A read made after the notice arrived is at
-    least as new as the notice, which is all a consumer needs: it sends the
-    version it read and skips versions it has already sent.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._games: OrderedDict[tuple[int, str, str], Game | None] = OrderedDict()
-
-    def get(self, game_id: int, code: str, stamp: str | None) -> Game | None:
-        # The code is in the key because ids are reused (a test database rolls back).
-        key = (game_id, code, stamp or "")
-        if stamp and key in self._games:
-            return self._games[key]
-        game = (
-            Game.objects.filter(id=game_id)
-            .select_related("next_game")
-            .prefetch_related("seats")
-            .first()
-        )
-        if stamp:
-            self._games[key] = game
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
-        return game
-
-
-SNAPSHOTS = Snapshots()
 
 
 def presence_notice() -> dict:
@@ -72,6 +37,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
+        self.language = language_of(self.scope)
         game = await database_sync_to_async(self._arrive)(code)
         await self.accept()
         if game is None:
@@ -104,8 +70,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = event.get("version")
         if version is not None and version <= self.sent_version:
             return
-        stamp = f"v{version}" if version is not None else event.get("stamp")
-        html, current = await database_sync_to_async(self._render)(stamp)
+        stamp = move_stamp(version) if version is not None else event.get("stamp")
+        html, current = self._cached(stamp) or await database_sync_to_async(self._render)(stamp)
         if version is None and html and current < self.sent_version:
             # this process read the game for the notice before this browser's last
             # update: read it again rather than send an older table
@@ -129,6 +95,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             bots.nudge(game)
         return game
 
+    def _cached(self, stamp: str | None) -> tuple[str, int] | None:
+        """The table for ``stamp`` if this process has it ready: most browsers at a
+        table are sent it straight from the event loop, without a thread hop."""
+        game = SNAPSHOTS.peek(self.game_id, self.code, stamp)
+        if game is None:
+            return None
+        with translation.override(self.language):
+            html = cached_live(game, self.viewer)
+        return None if html is None else (html, game.version)
+
     def _render(self, stamp: str | None) -> tuple[str, int]:
         game = SNAPSHOTS.get(self.game_id, self.code, stamp)
-        return (render_live(game, self.viewer), game.version) if game else ("", -1)
+        if game is None:
+            return "", -1
+        with translation.override(self.language):
+            return render_live(game, self.viewer), game.version
+
+
+def language_of(scope: dict) -> str:
+    """The language the browser's pages are in (its language cookie, else what it
+    accepts), for the tables pushed to it."""
+    headers = dict(scope.get("headers", []))
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies", {}),
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
+    return translation.get_language_from_request(request)

@@ -309,7 +309,41 @@ def render_live(game: Game, viewer: Viewer) -> str:
         context = lobby_context(game, viewer)
         context["oob"] = True
         return render_to_string("games/lobby.html#lobby", context)
-    html = table_partial(game, viewer).replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
+    return _live(game, table_partial(game, viewer))
+
+
+def warm(game: Game) -> None:
+    """Render, in the thread that made the move and as it commits, the tables its
+    connected browsers are about to be pushed (one per distinct view), so that their
+    sockets send them straight from the event loop instead of each queueing for a
+    thread behind other requests. The game's seats must be at hand."""
+    if game.status == Game.Status.LOBBY:
+        return
+    tokens: dict[str, set[str]] = {}  # browser: the seats it holds, as its session does
+    for seat in game.seats.all():
+        if seat.connections > 0:
+            tokens.setdefault(seat.browser_id, set()).add(seat.token)
+    viewers = [Viewer(browser, frozenset(held)) for browser, held in tokens.items()]
+    if game.spectators > 0:
+        viewers.append(Viewer(""))
+    for viewer in viewers:
+        table_partial(game, viewer)
+
+
+def cached_live(game: Game, viewer: Viewer) -> str | None:
+    """What ``render_live`` would send, if that needs neither the database nor a
+    rendering: the table is in the cache and the game's seats are at hand. Safe to
+    call on the event loop; ``None`` means render in a thread."""
+    if game.status == Game.Status.LOBBY or "seats" not in getattr(
+        game, "_prefetched_objects_cache", {}
+    ):
+        return None
+    html = _LIVE_CACHE.get(_view_key(game, viewer))
+    return None if html is None else _live(game, html)
+
+
+def _live(game: Game, html: str) -> str:
+    html = html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
     # A browser still on the lobby page has no table to swap: send it to the table.
     table_url = table_urls(game.code)["table"]
     return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'

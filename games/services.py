@@ -507,7 +507,7 @@ def _bump(game: Game, kind: str, seat: Seat | None, data: dict) -> None:
     game.save()
     _log(game, kind, seat, data)
     code, version = game.code, game.version
-    transaction.on_commit(lambda: broadcast.game_changed(code, version))
+    transaction.on_commit(lambda: broadcast.game_changed(code, version, game))
 
 
 def _log(game: Game, kind: str, seat: Seat | None, data: dict) -> None:

@@ -1,26 +1,66 @@
-"""Django's ASGI handler with the whole request on one thread hop.
+"""Django's ASGI handler with the whole request on one thread hop, on one thread.
 
 Django's stock ASGI handler builds an asynchronous middleware chain. Our
 middleware and views are synchronous, so every middleware step of every request
-crosses between the event loop and the request's thread: about sixteen hops a
-request, each of which waits its turn on a busy event loop. Here the synchronous
-chain (the one WSGI uses) runs in a single ``sync_to_async`` call: the loop
-reads the request and writes the response, the thread does everything between.
+crosses between the event loop and a thread: about sixteen hops a request, each
+of which waits its turn on a busy event loop. It also gives every request its own
+``ThreadSensitiveContext``, that is a new thread per request, and with it a new
+database connection per request (connections belong to a thread).
+
+Here the synchronous chain (the one WSGI uses), with the ``request_started`` and
+``request_finished`` signals around it, runs in a single ``sync_to_async`` call on
+the process's one sync thread, the thread the WebSocket consumers' database work
+runs on too: one persistent connection, no new threads, and the work of the
+process done in arrival order instead of by threads fighting over the GIL. The
+loop reads the request and writes the response; the thread does everything
+between. Streaming responses (static files) are closed after they are sent.
 """
 
 from __future__ import annotations
 
+from contextlib import closing
+
 import django
 from asgiref.sync import sync_to_async
+from django.core import signals
+from django.core.exceptions import RequestAborted
 from django.core.handlers import base
-from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpRequest, HttpResponseBase
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.urls import set_script_prefix
 
 
 class OneHopASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with closing(body_file):
+            set_script_prefix(get_script_prefix(scope))
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            await self.send_response(response, send)
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+
+    def _respond(self, scope: dict, body_file) -> HttpResponseBase:
+        """Everything between reading the request and writing the response."""
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+        response._handler_class = self.__class__
+        if isinstance(response, FileResponse):
+            response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()  # sends request_finished; the content is already in memory
+        return response
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)

@@ -7,18 +7,21 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import HttpCommunicator
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+from django.core import signals
 from django.test import Client
 
 from games import broadcast, rendering
-from games.consumers import SNAPSHOTS, Snapshots, presence_notice
+from games.consumers import presence_notice
 from games.models import Game
+from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
-from tests.ws.test_consumer import next_version, socket
+from tests.ws.test_consumer import ORIGIN, next_version, socket
 from yatzy_site.asgi import application, django_asgi_app
 
 
@@ -214,3 +217,113 @@ async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
     )
     assert renders == ["games/table.html#table"]
     await mover.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_hands_its_game_to_the_browsers_of_its_process(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await sync_to_async(create_game)(alice, players="Bob")
+    mover, watchers = socket(game.code, alice), [socket(game.code), socket(game.code)]
+    for ws in [mover, *watchers]:
+        await ws.connect()
+        await next_version(ws)
+    reads: list[str | None] = []
+    renders: list[str] = []
+    real_get, real_render = SNAPSHOTS.get, rendering.render_to_string
+
+    def counted_get(game_id: int, code: str, stamp: str | None):
+        if SNAPSHOTS.peek(game_id, code, stamp) is None:
+            reads.append(stamp)
+        return real_get(game_id, code, stamp)
+
+    def counted_render(template: str, context: dict | None = None, *args, **kwargs) -> str:
+        renders.append(template)
+        return real_render(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(SNAPSHOTS, "get", counted_get)
+    monkeypatch.setattr(rendering, "render_to_string", counted_render)
+
+    await sync_to_async(alice.post)(
+        f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
+    )
+    moved = SNAPSHOTS.peek(game.id, game.code, f"v{game.version + 1}")
+    pushed = [await next_version(ws) for ws in [mover, *watchers]]
+
+    assert moved is not None and moved.version == game.version + 1
+    assert [got for got, _html in pushed] == [game.version + 1] * 3
+    assert reads == []  # nobody read the game: the move left it here
+    # One rendering for the mover (the answer and its push), one for the watchers.
+    assert len(renders) == 2
+    assert pushed[1][1] == pushed[2][1]
+    for ws in [mover, *watchers]:
+        await ws.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("header", "total"),
+    [
+        ((b"cookie", b"django_language=fi"), "Summa"),
+        ((b"accept-language", b"fi-FI,fi;q=0.9,en;q=0.5"), "Summa"),
+        ((b"accept-language", b"de-DE"), "Total"),
+    ],
+)
+async def test_a_browser_is_pushed_tables_in_its_own_language(
+    alice: Client, bob: Client, dice: object, header: tuple[bytes, bytes], total: str
+) -> None:
+    game = await sync_to_async(create_game)(alice, players="Bob")
+    other = socket(game.code)  # an English browser renders first, and is cached first
+    watcher = WebsocketCommunicator(application, f"/ws/g/{game.code}/", headers=[ORIGIN, header])
+    for ws in (other, watcher):
+        await ws.connect()
+        await next_version(ws)
+
+    await sync_to_async(alice.post)(
+        f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
+    )
+    _, english = await next_version(other)
+    _, html = await next_version(watcher)
+
+    assert f">{total}<" in html
+    assert ">Total<" in english
+    for ws in (other, watcher):
+        await ws.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_every_request_runs_on_the_one_sync_thread_signals_and_all() -> None:
+    # Django's stock handler starts a thread per request, and with it a database
+    # connection per request.
+    seen: list[tuple[str, int]] = []
+
+    def started(**kwargs) -> None:
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**kwargs) -> None:
+        seen.append(("finished", threading.get_ident()))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        host = [(b"host", b"testserver")]
+        for path in ("/healthz", "/healthz", "/static/js/table.js"):  # the last one streams
+            page = HttpCommunicator(application, "GET", path, headers=host)
+            await page.send_input({"type": "http.request", "body": b""})
+            start = await page.receive_output(5)
+            body, more = b"", True
+            while more:
+                chunk = await page.receive_output(5)
+                body, more = body + chunk.get("body", b""), chunk.get("more_body", False)
+            await page.wait(5)
+            assert start["status"] == 200 and body, path
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+
+    assert [event for event, _thread in seen] == ["started", "finished"] * 3
+    assert len({thread for _event, thread in seen}) == 1
+    assert threading.get_ident() not in {thread for _event, thread in seen}

@@ -1,0 +1,64 @@
+"""The game as the browsers of one process last saw it, per notice.
+
+Every browser at a table answers the same notice, so the first to handle it
+reads the game (with its seats) and the others in this process reuse that
+read: one database read per notice and process instead of one per browser.
+A move made in this process leaves its game here as it commits, so the
+browsers at that table need no read at all. A notice is identified by its
+stamp: ``v<version>`` for a move, a random token for a presence change. A read
+made after the notice arrived is at least as new as the notice, which is all a
+consumer needs: it sends the version it read and skips versions it has sent.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from games.models import Game
+
+
+def move_stamp(version: int) -> str:
+    return f"v{version}"
+
+
+class Snapshots:
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._games: OrderedDict[tuple[int, str, str], Game | None] = OrderedDict()
+
+    def get(self, game_id: int, code: str, stamp: str | None) -> Game | None:
+        """The game for the notice ``stamp``, read once per stamp (every time without)."""
+        # The code is in the key because ids are reused (a test database rolls back).
+        key = (game_id, code, stamp or "")
+        if stamp and key in self._games:
+            return self._games[key]
+        game = (
+            Game.objects.filter(id=game_id)
+            .select_related("next_game")
+            .prefetch_related("seats")
+            .first()
+        )
+        if stamp:
+            self._remember(key, game)
+        return game
+
+    def peek(self, game_id: int, code: str, stamp: str | None) -> Game | None:
+        """The game for ``stamp`` if it is here; never reads the database."""
+        return self._games.get((game_id, code, stamp or "")) if stamp else None
+
+    def put(self, game: Game) -> bool:
+        """Keep ``game`` as committed by a move, for the notice of its version. Only a
+        game with its seats at hand is kept (rendering it must not need a read):
+        returns whether it was."""
+        if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+            return False
+        self._remember((game.id, game.code, move_stamp(game.version)), game)
+        return True
+
+    def _remember(self, key: tuple[int, str, str], game: Game | None) -> None:
+        self._games[key] = game
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+
+SNAPSHOTS = Snapshots()
