@@ -39,10 +39,12 @@ class Counters:
 
 
 class Browser:
-    def __init__(self, base_url: str, ws_url: str) -> None:
+    def __init__(self, base_url: str, ws_url: str, http: bool = True) -> None:
         self.base_url = base_url
         self.ws_url = ws_url
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=30)
+        self._http: httpx.AsyncClient | None = None
+        if http:
+            self._http = self._new_http()  # made now, not inside the first timed action
         self.arrivals: dict[int, float] = {}
         self.duplicates = 0
         self.connect_version = -1
@@ -52,8 +54,21 @@ class Browser:
         self._socket: websockets.ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
+        self.connected_at = 0.0
 
     # -- HTTP ---------------------------------------------------------------------------
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        # An HTTP client costs an SSL context (milliseconds and half a megabyte): the
+        # thousands of watchers of the connection test, made with ``http=False``, have
+        # none unless they use it; making them all made the benchmark the limit.
+        if self._http is None:
+            self._http = self._new_http()
+        return self._http
+
+    def _new_http(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base_url, timeout=30)
 
     async def get(self, path: str) -> httpx.Response:
         return await self.http.get(path, follow_redirects=True)
@@ -69,7 +84,8 @@ class Browser:
     # -- WebSocket ------------------------------------------------------------------------
 
     async def connect(self, path: str) -> None:
-        cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        jar = self._http.cookies if self._http is not None else {}
+        cookies = "; ".join(f"{k}={v}" for k, v in jar.items())
         headers = {"Origin": self.base_url}
         if cookies:
             headers["Cookie"] = cookies
@@ -105,6 +121,7 @@ class Browser:
                 version = int(match.group(1))
                 if not self.connected.is_set():
                     self.connect_version = version  # the full table sent on connect
+                    self.connected_at = now
                     self._seen[version] = hash(data)
                     self.connected.set()
                 elif version in self.arrivals:
@@ -144,7 +161,8 @@ class Browser:
             await self._socket.close()
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)
-        await self.http.aclose()
+        if self._http is not None:
+            await self._http.aclose()
 
 
 class RateLimiter:

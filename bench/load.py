@@ -99,7 +99,12 @@ async def run_load(args: argparse.Namespace, rate: float, var_dir: str) -> dict:
 async def run_connections(args: argparse.Namespace, var_dir: str) -> dict:
     server = Server({"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING"}).start()
     try:
-        return await scenarios.idle_and_reconnect(server, args.idle, args.reconnect, progress)
+        results = await scenarios.idle_and_reconnect(server, args.idle, args.reconnect, progress)
+        # daphne cancels a socket's consumer still busy 10 s after the browser left
+        # (its presence would then not be counted down)
+        log = server.log_tail(size=10**8)
+        results["consumers_killed"] = log.count("took too long to shut down")
+        return results
     finally:
         server.stop()
 

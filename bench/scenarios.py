@@ -165,7 +165,7 @@ async def idle_and_reconnect(
     code = await asyncio.to_thread(_new_table, 1, "yatzy", False, False)
     await asyncio.sleep(1)
     rss_before = procstat.rss_bytes(server.pid)
-    watchers = [Browser(server.url, server.ws_url) for _ in range(idle)]
+    watchers = [Browser(server.url, server.ws_url, http=False) for _ in range(idle)]
     started = time.perf_counter()
     for batch in range(0, idle, 200):
         group = watchers[batch : batch + 200]
@@ -185,6 +185,7 @@ async def idle_and_reconnect(
     back = [w for w, outcome in zip(stormers, outcomes, strict=True) if outcome is None]
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in back)), 120)
     resync_seconds = time.perf_counter() - started
+    waits = sorted(w.connected_at - started for w in back)
     progress(f"[connections] {reconnect} sockets reconnected in {resync_seconds:.2f} s")
     await asyncio.gather(*(w.close() for w in watchers), return_exceptions=True)
     return {
@@ -195,5 +196,8 @@ async def idle_and_reconnect(
         "reconnecting_sockets": reconnect,
         "reconnects_failed": reconnect - len(back),
         "reconnect_all_resynced_s": round(resync_seconds, 3),
+        "reconnect_resynced_p50_p90_s": [
+            round(waits[int(q * (len(waits) - 1))], 3) if waits else None for q in (0.5, 0.9)
+        ],
         "reconnects_per_s": round(reconnect / resync_seconds, 1),
     }

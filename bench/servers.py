@@ -7,11 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+LISTEN_BACKLOG = 4096
 
 
 def free_port() -> int:
@@ -38,6 +40,7 @@ class Server:
         self.env = env
         self.app = app
         self.process: subprocess.Popen[bytes] | None = None
+        self.log: tempfile._TemporaryFileWrapper | None = None
 
     @property
     def url(self) -> str:
@@ -53,18 +56,29 @@ class Server:
         return self.process.pid
 
     def start(self, timeout: float = 30) -> Server:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        # As the site is run: a listen queue long enough for a storm of reconnects
+        # (twisted's default of 50 drops the rest, and their browsers wait seconds to
+        # try again).
+        endpoint = f"tcp:port={self.port}:interface=127.0.0.1:backlog={LISTEN_BACKLOG}"
+        command = [sys.executable, "-m", "daphne", "-e", endpoint]
+        # The server's log goes to a file: a pipe nobody reads fills up under load and
+        # then blocks the server on its next log line (it froze reconnect storms).
+        if self.log is not None:
+            self.log.close()
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (open while the server runs)
+            prefix=f"daphne-{self.port}-", suffix=".log"
+        )
         self.process = subprocess.Popen(
             [*command, self.app],
             cwd=ROOT,
             env={**_inherited(), **self.env},
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(self.process.stderr.read().decode()[-2000:])
+                raise RuntimeError(self.log_tail())
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
                     return self
@@ -72,6 +86,9 @@ class Server:
                 time.sleep(0.1)
         self.stop()
         raise TimeoutError(f"daphne on port {self.port} did not answer")
+
+    def log_tail(self, size: int = 2000) -> str:
+        return Path(self.log.name).read_bytes()[-size:].decode(errors="replace")
 
     def kill(self) -> None:
         """Die at once, as a crashed process would."""
@@ -86,3 +103,6 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        if self.log is not None:
+            self.log.close()
+            self.log = None

@@ -87,7 +87,10 @@ def nudge(game: Game) -> None:
     if game.status != Game.Status.PLAYING or not game.state:
         return
     state = game.engine_state()
-    if game.seats.filter(player_index=state.current_player, kind=Seat.Kind.BOT).exists():
+    if any(
+        seat.player_index == state.current_player and seat.kind == Seat.Kind.BOT
+        for seat in game.seats.all()  # often read with the game already
+    ):
         last = game.events.order_by("-id").values_list("created_at", flat=True).first()
         idle = time.time() - last.timestamp() if last else 0
         if idle > 2 * settings.YATZY_BOT_DELAY + 1:

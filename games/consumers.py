@@ -10,7 +10,9 @@ from __future__ import annotations
 import secrets
 from types import SimpleNamespace
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
@@ -33,23 +35,44 @@ class TableConsumer(AsyncWebsocketConsumer):
     seats: list[int]
     game_id: int | None = None
     sent_version = -1
-    sent_html = ""
+    sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
 
     async def connect(self) -> None:
-        code = self.scope["url_route"]["kwargs"]["code"]
+        self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
-        game = await database_sync_to_async(self._arrive)(code)
+        # The handshake is answered at once, before any database work: when many
+        # browsers come back together it must not time out waiting for the thread.
         await self.accept()
-        if game is None:
+        # Join before reading the game: a move committed after that read is
+        # announced to this socket, one committed before it is in what it is sent.
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
+        arrival = await database_sync_to_async(self._arrive)()
+        if arrival is None:
+            await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
             return
-        self.code = code
-        self.game_id = game.id
-        await self.channel_layer.group_add(group_name(code), self.channel_name)
+        html, self.sent_version = arrival
+        self.sent_hash = hash(html)
+        await self.send(text_data=html)
         if self.seats:  # a player arrived: everyone's presence list changes
-            await self.channel_layer.group_send(group_name(code), presence_notice())
-        else:  # a spectator: only they need the table now
-            await self.game_changed({})
+            await self.channel_layer.group_send(group_name(self.code), presence_notice())
+
+    # Channels closes stale database connections before every message a consumer
+    # handles (and after a disconnect), each time by a hop to the sync thread, where
+    # it waits behind every request in the queue: that put every push behind the
+    # whole queue, even a table ready on the event loop. This consumer reaches the
+    # database only through ``database_sync_to_async``, which closes stale
+    # connections itself, so both hops are left out.
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def disconnect(self, code: int) -> None:
         if self.game_id is None:
@@ -80,20 +103,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if version is not None and current == self.sent_version:
             return
-        if html == self.sent_html:
+        if hash(html) == self.sent_hash:
             return  # nothing this browser sees has changed
         self.sent_version = max(self.sent_version, current)
-        self.sent_html = html
+        self.sent_hash = hash(html)
         await self.send(text_data=html)
 
-    def _arrive(self, code: str) -> Game | None:
+    def _arrive(self) -> tuple[str, int] | None:
+        """Count this socket at its table; the table it is to be sent first. One read
+        of the game serves the presence count, the computer player and the table."""
         # The session loads lazily from the database, so it is read here too.
         self.viewer = peek_viewer(self.scope.get("session") or {})
-        game = Game.objects.filter(code=code).first()
-        if game is not None:
-            self.seats = presence.arrive(game, self.viewer)
-            bots.nudge(game)
-        return game
+        game = (
+            Game.objects.filter(code=self.code)
+            .select_related("next_game")
+            .prefetch_related("seats")
+            .first()
+        )
+        if game is None:
+            return None
+        self.game_id = game.id
+        self.seats = presence.arrive(game, self.viewer)
+        bots.nudge(game)
+        with translation.override(self.language):
+            return render_live(game, self.viewer), game.version
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
         """The table for ``stamp`` if this process has it ready: most browsers at a

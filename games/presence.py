@@ -16,13 +16,19 @@ AWAY_BEFORE_SKIP = timedelta(seconds=30)
 
 
 def arrive(game: Game, viewer: Viewer) -> list[int]:
-    """Count a new socket of ``viewer``; returns the seat ids it counts for."""
-    seats = list(game.seats.filter(token__in=viewer.tokens).values_list("id", flat=True))
-    if seats:
+    """Count a new socket of ``viewer``; returns the seat ids it counts for. ``game``
+    (with its seats, best read with them) is counted too, as the arrival sees it."""
+    mine = [seat for seat in game.seats.all() if seat.token in viewer.tokens]
+    if mine:
+        seats = [seat.id for seat in mine]
         Seat.objects.filter(id__in=seats).update(connections=F("connections") + 1, away_since=None)
-    else:
-        Game.objects.filter(id=game.id).update(spectators=F("spectators") + 1)
-    return seats
+        for seat in mine:
+            seat.connections += 1
+            seat.away_since = None
+        return seats
+    Game.objects.filter(id=game.id).update(spectators=F("spectators") + 1)
+    game.spectators += 1
+    return []
 
 
 def leave(game_id: int, seats: list[int]) -> None:

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -201,6 +201,7 @@ def table_context(
         "seats": seats,
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": [s for s in seats if s.token in viewer.tokens],
+        "watching": watching(game.spectators),
     }
     if state is None:
         return context
@@ -297,6 +298,7 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
 _LIVE_CACHE: OrderedDict[tuple, str] = OrderedDict()
 _LIVE_CACHE_SIZE = 2048
 _TABLE_TAG = '<section id="table"'
+_WATCHING_MARK = "<!--watching-->"
 
 
 def render_live(game: Game, viewer: Viewer) -> str:
@@ -339,7 +341,21 @@ def cached_live(game: Game, viewer: Viewer) -> str | None:
     ):
         return None
     html = _LIVE_CACHE.get(_view_key(game, viewer))
-    return None if html is None else _live(game, html)
+    return None if html is None else _live(game, _with_watching(game, html))
+
+
+def watching(spectators: int) -> str:
+    """The presence list's line that counts the spectators; none for none."""
+    if not spectators:
+        return ""
+    text = ngettext("%(counter)s watching", "%(counter)s watching", spectators) % {
+        "counter": spectators
+    }
+    return format_html('<li class="watching">{}</li>', text)
+
+
+def _with_watching(game: Game, html: str) -> str:
+    return html.replace(_WATCHING_MARK, watching(game.spectators), 1)
 
 
 def _live(game: Game, html: str) -> str:
@@ -363,11 +379,14 @@ def table_partial(game: Game, viewer: Viewer) -> str:
         context = table_context(game, viewer)
         if game.next_game_id:
             context["redirect"] = table_urls(game.next_game.code)["table"]
+        # Spectators come and go without a move: their count is filled in per
+        # request, so that their arrivals do not each cost a rendering.
+        context["watching"] = mark_safe(_WATCHING_MARK)
         html = render_to_string(TEMPLATE + "#table", context)
         _LIVE_CACHE[key] = html
         if len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
             _LIVE_CACHE.popitem(last=False)
-    return html
+    return _with_watching(game, html)
 
 
 def _view_key(game: Game, viewer: Viewer) -> tuple:
@@ -380,7 +399,6 @@ def _view_key(game: Game, viewer: Viewer) -> tuple:
         game.id,
         game.code,  # ids are reused when a test database rolls back; codes are not
         game.version,
-        game.spectators,
         game.next_game_id,
         get_language(),
         presence,

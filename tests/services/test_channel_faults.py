@@ -44,7 +44,9 @@ def test_no_update_is_sent_for_an_action_that_rolled_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     sent: list[int] = []
-    monkeypatch.setattr(broadcast, "game_changed", lambda code, version: sent.append(version))
+    monkeypatch.setattr(
+        broadcast, "game_changed", lambda code, version, game=None: sent.append(version)
+    )
     host = Viewer("alice-browser")
     game = services.create_game(
         host, ruleset="yatzy", options=TableOptions(), seats=[SeatSpec(Seat.Kind.LOCAL, "Alice")]

@@ -17,7 +17,7 @@ from django.core import signals
 from django.test import Client
 
 from games import broadcast, rendering
-from games.consumers import presence_notice
+from games.consumers import TableConsumer, presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
@@ -37,6 +37,19 @@ class SlowLayer:
         if self.fail:
             raise RuntimeError("layer down")
         self.sent.append(message["version"])
+
+
+def count_renderings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The templates rendered from now on, in order."""
+    renders: list[str] = []
+    real_render = rendering.render_to_string
+
+    def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
+        renders.append(template)
+        return real_render(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_to_string", counted)
+    return renders
 
 
 async def wait_until(condition, timeout: float = 2.0) -> None:
@@ -195,14 +208,7 @@ async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
     mover = socket(game.code, alice)
     await mover.connect()
     await next_version(mover)
-    renders: list[str] = []
-    real_render = rendering.render_to_string
-
-    def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
-        renders.append(template)
-        return real_render(template, context, *args, **kwargs)
-
-    monkeypatch.setattr(rendering, "render_to_string", counted)
+    renders = count_renderings(monkeypatch)
 
     answer = await sync_to_async(alice.post)(
         f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
@@ -230,20 +236,15 @@ async def test_a_move_hands_its_game_to_the_browsers_of_its_process(
         await ws.connect()
         await next_version(ws)
     reads: list[str | None] = []
-    renders: list[str] = []
-    real_get, real_render = SNAPSHOTS.get, rendering.render_to_string
+    renders = count_renderings(monkeypatch)
+    real_get = SNAPSHOTS.get
 
     def counted_get(game_id: int, code: str, stamp: str | None):
         if SNAPSHOTS.peek(game_id, code, stamp) is None:
             reads.append(stamp)
         return real_get(game_id, code, stamp)
 
-    def counted_render(template: str, context: dict | None = None, *args, **kwargs) -> str:
-        renders.append(template)
-        return real_render(template, context, *args, **kwargs)
-
     monkeypatch.setattr(SNAPSHOTS, "get", counted_get)
-    monkeypatch.setattr(rendering, "render_to_string", counted_render)
 
     await sync_to_async(alice.post)(
         f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
@@ -327,3 +328,97 @@ async def test_every_request_runs_on_the_one_sync_thread_signals_and_all() -> No
     assert [event for event, _thread in seen] == ["started", "finished"] * 3
     assert len({thread for _event, thread in seen}) == 1
     assert threading.get_ident() not in {thread for _event, thread in seen}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_handshake_is_answered_before_the_database_is_asked(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In a reconnect storm the thread is busy for seconds; a handshake that waited
+    # for it would time out and the browser would come back again, and again.
+    game = await sync_to_async(create_game)(alice)
+    thread_free = threading.Event()
+    real_arrive = TableConsumer._arrive
+
+    def busy_arrive(consumer: TableConsumer):
+        thread_free.wait(5)
+        return real_arrive(consumer)
+
+    monkeypatch.setattr(TableConsumer, "_arrive", busy_arrive)
+    ws = socket(game.code, alice)
+
+    connected, _ = await ws.connect(timeout=1)
+    assert connected
+    assert await ws.receive_nothing(timeout=0.2)
+    thread_free.set()
+    got, _html = await next_version(ws)
+    assert got == game.version
+    await ws.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_arriving_spectators_share_one_rendering_and_each_is_counted(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await sync_to_async(create_game)(alice)
+    renders = count_renderings(monkeypatch)
+    watchers = [socket(game.code) for _ in range(3)]
+    firsts = []
+    for watcher in watchers:
+        await watcher.connect()
+        firsts.append((await next_version(watcher))[1])
+
+    assert len(renders) == 1
+    assert '<li class="watching">1 watching</li>' in firsts[0]
+    assert '<li class="watching">3 watching</li>' in firsts[2]
+    for watcher in watchers:
+        await watcher.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_spectators_arrival_is_one_read_and_one_write(
+    alice: Client, dice: object, django_assert_num_queries
+) -> None:
+    game = create_game(alice)
+    consumer = TableConsumer()
+    consumer.scope = {}
+    consumer.code, consumer.language = game.code, "en"
+
+    with django_assert_num_queries(3):  # the game with its seats; the count of spectators
+        html, version = consumer._arrive()
+
+    assert version == game.version and consumer.seats == []
+    assert "1 watching" in html
+    assert fresh(game).spectators == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_table_ready_on_the_event_loop_is_pushed_while_the_sync_thread_is_busy(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Channels' consumers hop to the sync thread before every message; a push that
+    # needs no database must not wait for that thread's queue of requests.
+    game = await sync_to_async(create_game)(alice)
+    watcher = socket(game.code)
+    await watcher.connect()
+    await next_version(watcher)
+    with monkeypatch.context() as quiet:  # the move leaves its table ready, unannounced
+        quiet.setattr(broadcast, "get_channel_layer", lambda: None)
+        await sync_to_async(alice.post)(
+            f"/g/{game.code}/roll/", {"version": game.version}, HTTP_HX_REQUEST="true"
+        )
+    thread_free = threading.Event()
+    busy = asyncio.ensure_future(sync_to_async(thread_free.wait)(5))
+    try:
+        await get_channel_layer().group_send(
+            broadcast.group_name(game.code), {"type": "game.changed", "version": game.version + 1}
+        )
+        got, _html = await next_version(watcher)
+        assert not thread_free.is_set() and got == game.version + 1
+    finally:
+        thread_free.set()
+        await busy
+    await watcher.disconnect()

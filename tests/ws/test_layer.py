@@ -1,0 +1,47 @@
+"""The embedded default's channel layer: Channels' in-memory layer, cleaned once a second."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from yatzy_site.layers import ThrottledInMemoryChannelLayer
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.mark.skipif("REDIS_URL" in os.environ, reason="with Redis the site uses its layer")
+async def test_the_embedded_site_uses_the_throttled_layer() -> None:
+    assert isinstance(get_channel_layer(), ThrottledInMemoryChannelLayer)
+
+
+async def test_a_burst_of_messages_walks_the_layer_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks: list[int] = []
+    real_clean = InMemoryChannelLayer._clean_expired
+    monkeypatch.setattr(
+        InMemoryChannelLayer, "_clean_expired", lambda layer: walks.append(1) or real_clean(layer)
+    )
+    layer = ThrottledInMemoryChannelLayer()
+    channels = [await layer.new_channel() for _ in range(50)]
+    for channel in channels:
+        await layer.group_add("game.abc", channel)
+
+    for version in range(20):
+        await layer.group_send("game.abc", {"type": "game.changed", "version": version})
+    received = [await layer.receive(channel) for channel in channels]
+
+    assert len(received) == 50
+    assert len(walks) == 1
+
+
+async def test_messages_still_expire(monkeypatch: pytest.MonkeyPatch) -> None:
+    layer = ThrottledInMemoryChannelLayer(expiry=0)
+    channel = await layer.new_channel()
+    await layer.send(channel, {"type": "game.changed", "version": 1})
+    layer._cleaned_at -= layer.clean_every  # a second later
+
+    layer._clean_expired()
+
+    assert channel not in layer.channels
