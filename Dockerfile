@@ -28,4 +28,5 @@ RUN YATZY_PRODUCTION=1 SECRET_KEY=build-only ALLOWED_HOSTS=build \
 USER yatzy
 ENV YATZY_PRODUCTION=1
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "--proxy-headers", "yatzy_site.asgi:application"]
+# A listen queue long enough for a storm of reconnecting browsers (the default is 50).
+CMD ["daphne", "-e", "tcp:port=8000:interface=0.0.0.0:backlog=4096", "--proxy-headers", "yatzy_site.asgi:application"]

@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml | $(PY)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py solve --if-missing --background
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) yatzy_site.asgi:application
+	$(VENV)/bin/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=4096 yatzy_site.asgi:application
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
