@@ -7,7 +7,10 @@ the socket: they are HTTP POSTs with CSRF and the seat check.
 
 from __future__ import annotations
 
+import copy
 import secrets
+import time
+from collections import OrderedDict
 from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
@@ -25,6 +28,40 @@ from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
+
+
+class ArrivalReads:
+    """Sockets arriving at a table together share a read of its game.
+
+    A read serves every socket that had joined the table's group before the read
+    began: a move committed after the read is announced to all of them, one
+    committed before it is in it. A reconnect storm at one table is then a few
+    reads, not one per browser."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._reads: OrderedDict[str, tuple[float, Game]] = OrderedDict()
+
+    def get(self, code: str, joined_at: float) -> Game | None:
+        read = self._reads.get(code)
+        if read is not None and read[0] > joined_at:
+            return read[1]
+        began = time.monotonic()
+        game = (
+            Game.objects.filter(code=code)
+            .select_related("next_game")
+            .prefetch_related("seats")
+            .first()
+        )
+        if game is not None:
+            self._reads[code] = (began, game)
+            self._reads.move_to_end(code)
+            while len(self._reads) > self.size:
+                self._reads.popitem(last=False)
+        return game
+
+
+ARRIVALS = ArrivalReads()
 
 
 def presence_notice() -> dict:
@@ -46,7 +83,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        arrival = await database_sync_to_async(self._arrive)()
+        arrival = await database_sync_to_async(self._arrive)(time.monotonic())
         if arrival is None:
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
@@ -56,6 +93,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
         if self.seats:  # a player arrived: everyone's presence list changes
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
+        else:
+            presence.SPECTATORS.change(self.game, +1)
 
     # Channels closes stale database connections before every message a consumer
     # handles (and after a disconnect), each time by a hop to the sync thread, where
@@ -78,9 +117,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.game_id is None:
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-        await database_sync_to_async(presence.leave)(self.game_id, self.seats)
         if self.seats:
+            await database_sync_to_async(presence.leave)(self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
+        else:
+            presence.SPECTATORS.change(self.game, -1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
@@ -109,24 +150,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_hash = hash(html)
         await self.send(text_data=html)
 
-    def _arrive(self) -> tuple[str, int] | None:
+    def _arrive(self, joined_at: float) -> tuple[str, int] | None:
         """Count this socket at its table; the table it is to be sent first. One read
         of the game serves the presence count, the computer player and the table."""
         # The session loads lazily from the database, so it is read here too.
         self.viewer = peek_viewer(self.scope.get("session") or {})
-        game = (
-            Game.objects.filter(code=self.code)
-            .select_related("next_game")
-            .prefetch_related("seats")
-            .first()
-        )
+        game = ARRIVALS.get(self.code, joined_at)
         if game is None:
             return None
-        self.game_id = game.id
+        self.game, self.game_id = game, game.id
         self.seats = presence.arrive(game, self.viewer)
         bots.nudge(game)
+        shown = copy.copy(game)  # the read may be shared: count this arrival on a copy
+        if not self.seats:
+            shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
-            return render_live(game, self.viewer), game.version
+            return render_live(shown, self.viewer), game.version
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
         """The table for ``stamp`` if this process has it ready: most browsers at a

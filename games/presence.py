@@ -1,11 +1,20 @@
 """Who is at the table: open sockets per seat and spectators, counted in the database
-so that every server process sees the same numbers."""
+so that every server process sees the same numbers.
+
+A seat's sockets are counted as they come and go. Spectators are counted in batches
+(``SPECTATORS``): when thousands of browsers come back to a table at once, their
+comings and goings are one write a tenth of a second per table, not one each
+queueing on the sync thread behind the players' moves.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
+from channels.db import database_sync_to_async
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games.models import Game, Seat
@@ -16,8 +25,9 @@ AWAY_BEFORE_SKIP = timedelta(seconds=30)
 
 
 def arrive(game: Game, viewer: Viewer) -> list[int]:
-    """Count a new socket of ``viewer``; returns the seat ids it counts for. ``game``
-    (with its seats, best read with them) is counted too, as the arrival sees it."""
+    """Count a new socket of ``viewer`` at the seats it holds and return their ids;
+    none for a spectator, counted by ``SPECTATORS``. The seats of ``game`` (best read
+    with it) are counted too, as the arrival sees them."""
     mine = [seat for seat in game.seats.all() if seat.token in viewer.tokens]
     if mine:
         seats = [seat.id for seat in mine]
@@ -26,19 +36,54 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
             seat.connections += 1
             seat.away_since = None
         return seats
-    Game.objects.filter(id=game.id).update(spectators=F("spectators") + 1)
-    game.spectators += 1
     return []
 
 
-def leave(game_id: int, seats: list[int]) -> None:
-    if seats:
-        Seat.objects.filter(id__in=seats).update(connections=F("connections") - 1)
-        Seat.objects.filter(id__in=seats, connections__lte=0).update(
-            connections=0, away_since=timezone.now()
-        )
-    else:
-        Game.objects.filter(id=game_id, spectators__gt=0).update(spectators=F("spectators") - 1)
+def leave(seats: list[int]) -> None:
+    Seat.objects.filter(id__in=seats).update(connections=F("connections") - 1)
+    Seat.objects.filter(id__in=seats, connections__lte=0).update(
+        connections=0, away_since=timezone.now()
+    )
+
+
+class Spectators:
+    """Spectators' arrivals and departures in this process, written together.
+
+    ``change`` is called on the event loop; a write follows within ``interval``.
+    Until then ``pending`` tells what the database does not show yet."""
+
+    interval = 0.1  # seconds
+
+    def __init__(self) -> None:
+        self._pending: dict[tuple[int, str], int] = {}  # (game id, code): change
+        self._writer: asyncio.Task | None = None
+
+    def pending(self, game: Game) -> int:
+        return self._pending.get((game.id, game.code), 0)
+
+    def change(self, game: Game, delta: int) -> None:
+        key = (game.id, game.code)
+        self._pending[key] = self._pending.get(key, 0) + delta
+        loop = asyncio.get_running_loop()
+        if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
+            self._writer = loop.create_task(self._write_soon())
+
+    async def _write_soon(self) -> None:
+        while self._pending:
+            await asyncio.sleep(self.interval)
+            changes, self._pending = self._pending, {}
+            await database_sync_to_async(write_spectators)(changes)
+
+
+def write_spectators(changes: dict[tuple[int, str], int]) -> None:
+    for (game_id, code), delta in changes.items():
+        if delta:
+            Game.objects.filter(id=game_id, code=code).update(
+                spectators=Greatest(F("spectators") + delta, 0)
+            )
+
+
+SPECTATORS = Spectators()
 
 
 def is_away(seat: Seat) -> bool:

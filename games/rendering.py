@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.models import Game, Seat
+from games.presence import SPECTATORS, is_away
 from games.services import Viewer
 
 TEMPLATE = "games/table.html"
@@ -201,7 +202,7 @@ def table_context(
         "seats": seats,
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": [s for s in seats if s.token in viewer.tokens],
-        "watching": watching(game.spectators),
+        "watching": watching(spectators(game)),
     }
     if state is None:
         return context
@@ -265,8 +266,6 @@ def table_urls(code: str) -> dict[str, str]:
 
 
 def _seat_to_move_is_away(seats: list[Seat], to_move: int | None) -> bool:
-    from games.presence import is_away
-
     return any(s.player_index == to_move and is_away(s) for s in seats if to_move is not None)
 
 
@@ -326,7 +325,7 @@ def warm(game: Game) -> None:
         if seat.connections > 0:
             tokens.setdefault(seat.browser_id, set()).add(seat.token)
     viewers = [Viewer(browser, frozenset(held)) for browser, held in tokens.items()]
-    if game.spectators > 0:
+    if spectators(game) > 0:
         viewers.append(Viewer(""))
     for viewer in viewers:
         table_partial(game, viewer)
@@ -344,6 +343,12 @@ def cached_live(game: Game, viewer: Viewer) -> str | None:
     return None if html is None else _live(game, _with_watching(game, html))
 
 
+def spectators(game: Game) -> int:
+    """The browsers watching ``game``: as the database counts them, and the arrivals and
+    departures in this process it has yet to be told of."""
+    return max(0, game.spectators + SPECTATORS.pending(game))
+
+
 def watching(spectators: int) -> str:
     """The presence list's line that counts the spectators; none for none."""
     if not spectators:
@@ -355,7 +360,7 @@ def watching(spectators: int) -> str:
 
 
 def _with_watching(game: Game, html: str) -> str:
-    return html.replace(_WATCHING_MARK, watching(game.spectators), 1)
+    return html.replace(_WATCHING_MARK, watching(spectators(game)), 1)
 
 
 def _live(game: Game, html: str) -> str:
