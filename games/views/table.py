@@ -12,10 +12,17 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import bots, coach, rules, services
-from games.errors import ActionError
+from games.errors import ActionError, NotYourSeat
 from games.models import Game
 from games.services import Viewer
-from games.views.access import BadForm, error_page, int_field, table_response, viewer_at
+from games.views.access import (
+    BadForm,
+    error_page,
+    int_field,
+    table_response,
+    viewer_at,
+    viewer_of,
+)
 
 
 @require_GET
@@ -52,16 +59,28 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -> HttpResponse:
-    """Run one move for the viewer; answer with the table, or the refusal on the table."""
+    """Run one move for the viewer; answer with the table, or the refusal on the table.
+
+    The move reads the game once, locked, in its transaction: nothing is read
+    before it. A browser whose session does not know all its seats yet (those of a
+    next game, made for it) has them claimed when the move is refused as not theirs,
+    and the move is tried once more."""
+    viewer = viewer_of(request)
     try:
-        game = services.get_game(code)
+        version = int_field(request, "version")
+        try:
+            moved = act(viewer, version)
+        except NotYourSeat:
+            claimed = viewer_at(request, services.get_game(code))
+            if claimed == viewer:
+                raise
+            viewer = claimed
+            moved = act(viewer, version)
     except ActionError as error:
-        return error_page(request, error)
-    viewer = viewer_at(request, game)
-    try:
-        moved = act(viewer, int_field(request, "version"))
-    except ActionError as error:
-        game.refresh_from_db()
+        try:
+            game = services.get_game(code)
+        except ActionError as unknown:
+            return error_page(request, unknown)
         return table_response(request, game, viewer, status=error.status, message=error.message)
     if not request.htmx:
         return redirect("table", code)
@@ -94,22 +113,22 @@ def declare(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def score(request: HttpRequest, code: str) -> HttpResponse:
     """Score a category; a zero waits for the player to confirm it."""
-    try:
-        game = services.get_game(code)
-    except ActionError as error:
-        return error_page(request, error)
-    category = request.POST.get("category", "")
-    state = game.engine_state()
-    needs_confirmation = (
-        request.POST.get("confirm") != "1"
-        and state is not None
-        and rules.scoring_options(state).get(category) == 0
-        and request.POST.get("version") == str(game.version)
-    )
-    if needs_confirmation:
-        viewer = viewer_at(request, game)
-        if state.current_player in _players_of(game, viewer):
-            return table_response(request, game, viewer, confirm=category)
+    if request.POST.get("confirm") != "1":
+        try:
+            game = services.get_game(code)
+        except ActionError as error:
+            return error_page(request, error)
+        category = request.POST.get("category", "")
+        state = game.engine_state()
+        needs_confirmation = (
+            state is not None
+            and rules.scoring_options(state).get(category) == 0
+            and request.POST.get("version") == str(game.version)
+        )
+        if needs_confirmation:
+            viewer = viewer_at(request, game)
+            if state.current_player in _players_of(game, viewer):
+                return table_response(request, game, viewer, confirm=category)
 
     def act(viewer: Viewer, version: int) -> Game:
         return services.score(code, viewer, version, _category(request))

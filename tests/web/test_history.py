@@ -105,6 +105,21 @@ def test_play_again_starts_the_same_table_anew(alice: Client, finished: Game) ->
     assert alice.post(f"/g/{finished.code}/again/")["Location"] == f"/g/{following.code}/"
 
 
+def test_a_move_at_the_next_game_claims_the_browsers_seats_there(
+    alice: Client, finished: Game
+) -> None:
+    alice.post(f"/g/{finished.code}/again/")
+    following = fresh(finished).next_game
+
+    # straight to a move, without loading the new table first
+    response = alice.post(
+        f"/g/{following.code}/roll/", {"version": following.version}, HTTP_HX_REQUEST="true"
+    )
+
+    assert response.status_code == 200
+    assert fresh(following).version == following.version + 1
+
+
 def test_the_rules_package_imports_no_django() -> None:
     import subprocess
     import sys
