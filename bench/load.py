@@ -87,13 +87,22 @@ async def run_load(args: argparse.Namespace, rate: float, var_dir: str) -> dict:
         finally:
             for server in servers:
                 server.stop()
-    results["ratio"] = {
-        f"{metric}_{p}": round(results["project"][metric][p] / results["bare"][metric][p], 2)
-        for metric in ("response_ms", "update_to_others_ms")
-        for p in ("p50", "p99")
-        if results["bare"][metric][p]
-    }
+    results["ratio"] = _ratios(results["project"], results["bare"])
     return results
+
+
+def _ratios(project: dict, bare: dict) -> dict[str, float]:
+    """Every figure of the site as a multiple of the bare stack's (where the bare one is
+    not zero): throughput, CPU and memory, and each latency percentile."""
+    ratios = {}
+    for metric in ("actions_per_s", "server_cpu_percent", "server_rss_mb"):
+        if bare[metric]:
+            ratios[metric] = round(project[metric] / bare[metric], 2)
+    for metric in ("response_ms", "update_to_others_ms"):
+        for p in ("p50", "p95", "p99", "max"):
+            if bare[metric][p]:
+                ratios[f"{metric}_{p}"] = round(project[metric][p] / bare[metric][p], 2)
+    return ratios
 
 
 async def run_connections(args: argparse.Namespace, var_dir: str) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import secrets
 import time
-from collections import OrderedDict
 from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
@@ -21,47 +20,12 @@ from django.utils import translation
 
 from games import bots, presence
 from games.broadcast import group_name
-from games.models import Game
 from games.rendering import cached_live, render_live
-from games.snapshots import SNAPSHOTS, move_stamp
+from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
-
-
-class ArrivalReads:
-    """Sockets arriving at a table together share a read of its game.
-
-    A read serves every socket that had joined the table's group before the read
-    began: a move committed after the read is announced to all of them, one
-    committed before it is in it. A reconnect storm at one table is then a few
-    reads, not one per browser."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._reads: OrderedDict[str, tuple[float, Game]] = OrderedDict()
-
-    def get(self, code: str, joined_at: float) -> Game | None:
-        read = self._reads.get(code)
-        if read is not None and read[0] > joined_at:
-            return read[1]
-        began = time.monotonic()
-        game = (
-            Game.objects.filter(code=code)
-            .select_related("next_game")
-            .prefetch_related("seats")
-            .first()
-        )
-        if game is not None:
-            self._reads[code] = (began, game)
-            self._reads.move_to_end(code)
-            while len(self._reads) > self.size:
-                self._reads.popitem(last=False)
-        return game
-
-
-ARRIVALS = ArrivalReads()
 
 
 def presence_notice() -> dict:
@@ -94,7 +58,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seats:  # a player arrived: everyone's presence list changes
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
         else:
-            presence.SPECTATORS.change(self.game, +1)
+            presence.SPECTATORS.change(self.game_id, self.code, +1)
 
     # Channels closes stale database connections before every message a consumer
     # handles (and after a disconnect), each time by a hop to the sync thread, where
@@ -121,7 +85,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(presence.leave)(self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
         else:
-            presence.SPECTATORS.change(self.game, -1)
+            presence.SPECTATORS.change(self.game_id, self.code, -1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
@@ -136,17 +100,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
         html, current = self._cached(stamp) or await database_sync_to_async(self._render)(stamp)
-        if version is None and html and current < self.sent_version:
-            # this process read the game for the notice before this browser's last
-            # update: read it again rather than send an older table
+        if html and current < self.sent_version:
+            # this process read the game for a presence notice before this browser's
+            # last update: read it again rather than send an older table
             html, current = await database_sync_to_async(self._render)(None)
-        if not html or current < self.sent_version:
-            return
-        if version is not None and current == self.sent_version:
-            return
-        if hash(html) == self.sent_hash:
+        if not html or current < self.sent_version or hash(html) == self.sent_hash:
             return  # nothing this browser sees has changed
-        self.sent_version = max(self.sent_version, current)
+        self.sent_version = current
         self.sent_hash = hash(html)
         await self.send(text_data=html)
 
@@ -158,7 +118,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = ARRIVALS.get(self.code, joined_at)
         if game is None:
             return None
-        self.game, self.game_id = game, game.id
+        self.game_id = game.id
         self.seats = presence.arrive(game, self.viewer)
         bots.nudge(game)
         shown = copy.copy(game)  # the read may be shared: count this arrival on a copy

@@ -61,8 +61,8 @@ class Spectators:
     def pending(self, game: Game) -> int:
         return self._pending.get((game.id, game.code), 0)
 
-    def change(self, game: Game, delta: int) -> None:
-        key = (game.id, game.code)
+    def change(self, game_id: int, code: str, delta: int) -> None:
+        key = (game_id, code)
         self._pending[key] = self._pending.get(key, 0) + delta
         loop = asyncio.get_running_loop()
         if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:

@@ -23,6 +23,7 @@ from games import rules
 from games.models import Game, Seat
 from games.presence import SPECTATORS, is_away
 from games.services import Viewer
+from games.snapshots import seats_at_hand
 
 TEMPLATE = "games/table.html"
 RULESET_NAMES = {
@@ -335,12 +336,10 @@ def cached_live(game: Game, viewer: Viewer) -> str | None:
     """What ``render_live`` would send, if that needs neither the database nor a
     rendering: the table is in the cache and the game's seats are at hand. Safe to
     call on the event loop; ``None`` means render in a thread."""
-    if game.status == Game.Status.LOBBY or "seats" not in getattr(
-        game, "_prefetched_objects_cache", {}
-    ):
+    if game.status == Game.Status.LOBBY or not seats_at_hand(game):
         return None
-    html = _LIVE_CACHE.get(_view_key(game, viewer))
-    return None if html is None else _live(game, _with_watching(game, html))
+    html = table_partial(game, viewer, render=False)
+    return None if html is None else _live(game, html)
 
 
 def spectators(game: Game) -> int:
@@ -370,8 +369,9 @@ def _live(game: Game, html: str) -> str:
     return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
 
 
-def table_partial(game: Game, viewer: Viewer) -> str:
-    """The table partial as ``viewer`` sees it, for htmx answers and socket pushes.
+def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None:
+    """The table partial as ``viewer`` sees it, for htmx answers and socket pushes;
+    with ``render=False``, only if it is rendered already (else ``None``).
 
     Viewers who see the same table (everyone but the seat to move, at one version,
     in one language) share one rendering per process, and the answer to a move is
@@ -380,6 +380,8 @@ def table_partial(game: Game, viewer: Viewer) -> str:
     """
     key = _view_key(game, viewer)
     html = _LIVE_CACHE.get(key)
+    if html is None and not render:
+        return None
     if html is None:
         context = table_context(game, viewer)
         if game.next_game_id:

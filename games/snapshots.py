@@ -1,4 +1,6 @@
-"""The game as the browsers of one process last saw it, per notice.
+"""Reads of a game shared by the browsers of one process.
+
+``SNAPSHOTS``: the game as the browsers of one process last saw it, per notice.
 
 Every browser at a table answers the same notice, so the first to handle it
 reads the game (with its seats) and the others in this process reuse that
@@ -8,13 +10,28 @@ browsers at that table need no read at all. A notice is identified by its
 stamp: ``v<version>`` for a move, a random token for a presence change. A read
 made after the notice arrived is at least as new as the notice, which is all a
 consumer needs: it sends the version it read and skips versions it has sent.
+
+``ARRIVALS``: sockets arriving at a table together share a read of its game.
 """
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 
 from games.models import Game
+
+
+def read_game(**lookup: object) -> Game | None:
+    """The game with everything its table shows: its seats and its next game."""
+    return (
+        Game.objects.filter(**lookup).select_related("next_game").prefetch_related("seats").first()
+    )
+
+
+def seats_at_hand(game: Game) -> bool:
+    """Whether the game's seats were read with it (a table needs no further read)."""
+    return "seats" in getattr(game, "_prefetched_objects_cache", {})
 
 
 def move_stamp(version: int) -> str:
@@ -32,12 +49,7 @@ class Snapshots:
         key = (game_id, code, stamp or "")
         if stamp and key in self._games:
             return self._games[key]
-        game = (
-            Game.objects.filter(id=game_id)
-            .select_related("next_game")
-            .prefetch_related("seats")
-            .first()
-        )
+        game = read_game(id=game_id)
         if stamp:
             self._remember(key, game)
         return game
@@ -50,7 +62,7 @@ class Snapshots:
         """Keep ``game`` as committed by a move, for the notice of its version. Only a
         game with its seats at hand is kept (rendering it must not need a read):
         returns whether it was."""
-        if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        if not seats_at_hand(game):
             return False
         self._remember((game.id, game.code, move_stamp(game.version)), game)
         return True
@@ -62,3 +74,30 @@ class Snapshots:
 
 
 SNAPSHOTS = Snapshots()
+
+
+class ArrivalReads:
+    """A read of a game serves every socket that had joined the table's group before
+    the read began: a move committed after the read is announced to all of them, one
+    committed before it is in it. A reconnect storm at one table is then a few reads,
+    not one per browser."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._reads: OrderedDict[str, tuple[float, Game]] = OrderedDict()
+
+    def get(self, code: str, joined_at: float) -> Game | None:
+        read = self._reads.get(code)
+        if read is not None and read[0] > joined_at:
+            return read[1]
+        began = time.monotonic()
+        game = read_game(code=code)
+        if game is not None:
+            self._reads[code] = (began, game)
+            self._reads.move_to_end(code)
+            while len(self._reads) > self.size:
+                self._reads.popitem(last=False)
+        return game
+
+
+ARRIVALS = ArrivalReads()

@@ -26,7 +26,7 @@ from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
-from django.http import FileResponse, HttpRequest, HttpResponseBase
+from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
 
@@ -61,9 +61,6 @@ class OneHopASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # sends request_finished; the content is already in memory
         return response
-
-    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
 def get_asgi_application() -> OneHopASGIHandler:

@@ -51,6 +51,16 @@ def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -
         assert figures["refused"] == 0
         assert figures["lost_updates"] == 0 and figures["duplicated_updates"] == 0
         assert set(figures["update_to_others_ms"]) == {"count", "p50", "p95", "p99", "max"}
-    assert report["connections"]["idle_sockets"] == 20
+    assert set(load["ratio"]) >= {
+        "actions_per_s",
+        "server_cpu_percent",
+        "server_rss_mb",
+        "response_ms_p95",
+        "update_to_others_ms_max",
+    }
+    connections = report["connections"]
+    assert connections["idle_sockets"] == 20
+    assert connections["reconnects_failed"] == 0 and connections["consumers_killed"] == 0
+    assert len(connections["reconnect_resynced_p50_p90_s"]) == 2
     assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
     assert "== targets" in result.stdout
