@@ -242,7 +242,29 @@ def table_context(
         can_hint=live and game.coach and not state.is_finished,
         bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
     )
+    context["scorecard"] = scorecard_table(
+        context["rows"], context["columns"], context["current_column"]
+    )
     return context
+
+
+_SCORECARDS: OrderedDict[tuple, str] = OrderedDict()
+_SCORECARDS_SIZE = 1024
+
+
+def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:
+    """The scorecard's table, rendered once per content and language: the scorecard
+    is most of a table's rendering, and between two rolls it reads the same for
+    everyone but the player to move (whose column offers the scores)."""
+    key = (get_language(), tuple(rows), tuple(columns), current_column)
+    html = _SCORECARDS.get(key)
+    if html is None:
+        context = {"rows": rows, "columns": columns, "current_column": current_column}
+        html = render_to_string(TEMPLATE + "#scorecard", context)
+        _SCORECARDS[key] = html
+        if len(_SCORECARDS) > _SCORECARDS_SIZE:
+            _SCORECARDS.popitem(last=False)
+    return html
 
 
 _TABLE_ACTIONS = (
@@ -402,6 +424,7 @@ def _view_key(game: Game, viewer: Viewer) -> tuple:
     to_move = game.engine_state().current_player
     live = any(s.player_index == to_move and s.token in viewer.tokens for s in seats)
     presence = tuple((s.id, s.connections > 0, s.away_since) for s in seats)
+    away = _seat_to_move_is_away(seats, to_move)  # changes with time alone
     return (
         game.id,
         game.code,  # ids are reused when a test database rolls back; codes are not
@@ -409,9 +432,10 @@ def _view_key(game: Game, viewer: Viewer) -> tuple:
         game.next_game_id,
         get_language(),
         presence,
-        _seat_to_move_is_away(seats, to_move),  # changes with time alone
+        away,
         live,
-        game.host_browser == viewer.browser_id,
+        # the host sees more than the others only when the player to move is away
+        away and game.host_browser == viewer.browser_id,
     )
 
 

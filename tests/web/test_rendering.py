@@ -1,0 +1,105 @@
+"""What a move costs in renderings: the table once per distinct view, and the scorecard,
+most of a table, once per content."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import rendering
+from games.models import Game, Seat
+from games.services import Viewer
+from games.snapshots import read_game
+from games.viewer import peek_viewer
+from tests.conftest import create_game, version
+from tests.web.test_room import join
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The partials rendered from now on, in order (caches start empty)."""
+    monkeypatch.setattr(rendering, "_LIVE_CACHE", type(rendering._LIVE_CACHE)())
+    monkeypatch.setattr(rendering, "_SCORECARDS", type(rendering._SCORECARDS)())
+    rendered: list[str] = []
+    real_render = rendering.render_to_string
+
+    def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
+        rendered.append(template.partition("#")[2])
+        return real_render(template, context, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_to_string", counted)
+    return rendered
+
+
+def viewer_of(client: Client) -> Viewer:
+    return peek_viewer(client.session)
+
+
+def test_between_two_rolls_only_the_movers_scorecard_is_rendered_again(
+    alice: Client, dice: object, renders: list[str]
+) -> None:
+    game = create_game(alice, players="Bob")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    watched = rendering.table_partial(read_game(id=game.id), Viewer(""))
+    renders.clear()
+
+    answer = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    moved = read_game(id=game.id)
+    watched_again = rendering.table_partial(moved, Viewer(""))
+
+    assert answer.status_code == 200
+    # the mover's table and its scorecard with options; the watcher's scorecard is reused
+    assert renders == ["scorecard", "table", "table"]
+    scorecard = watched.partition('<table class="scorecard">')[2]
+    assert scorecard and watched_again.partition('<table class="scorecard">')[2] == scorecard
+    assert 'class="score-option' in answer.content.decode()  # the mover's has its options
+    assert 'class="score-option' not in watched_again
+
+
+def test_a_scorecard_reused_across_versions_shows_every_new_score(
+    alice: Client, dice: object, renders: list[str]
+) -> None:
+    game = create_game(alice, players="Bob")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    rendering.table_partial(read_game(id=game.id), Viewer(""))
+    alice.post(
+        f"/g/{game.code}/score/",
+        {"version": version(game), "category": "chance", "confirm": "1"},
+        **HTMX,
+    )
+
+    after = rendering.table_partial(read_game(id=game.id), Viewer(""))
+
+    chance = read_game(id=game.id).score_entries.get(category="chance").points
+    row = after.partition('<tr class="row-category">\n          <th scope="row">Chance</th>')[2]
+    assert row.split("</tr>")[0].count(f">{chance}</td>") == 1
+
+
+def test_the_host_shares_the_others_table_unless_the_player_to_move_is_away(
+    alice: Client, bob: Client, dice: object, renders: list[str]
+) -> None:
+    game = create_game(alice, invites="1")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    host, spectator = viewer_of(alice), Viewer("")
+    renders.clear()
+
+    present = read_game(id=game.id)
+    shown = [rendering.table_partial(present, viewer) for viewer in (host, spectator)]
+    assert renders.count("table") == 1 and shown[0] == shown[1]  # Bob is at the table
+
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    away = read_game(id=game.id)
+    assert away.status == Game.Status.PLAYING
+    host_sees = rendering.table_partial(away, host)
+    assert "Skip Bob&#x27;s turn" in host_sees or "Skip Bob's turn" in host_sees
+    assert "Skip Bob" not in rendering.table_partial(away, spectator)
