@@ -4,7 +4,9 @@ answered with a 4xx and the table as it was."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, ScoreEntry
 from tests.conftest import create_game, fresh, version
@@ -201,6 +203,16 @@ def test_a_declared_target_is_declared_then_scored(alice: Client, dice: object) 
     assert response.status_code == 400
     assert "Your declared target is Chance" in response.content.decode()
     assert score(alice, game, "chance").status_code == 200
+
+
+def test_a_move_reads_its_session_from_the_cache(alice: Client, game: Game) -> None:
+    alice.get(f"/g/{game.code}/")
+
+    with CaptureQueriesContext(connection) as queries:
+        assert roll(alice, game).status_code == 200
+
+    assert [q["sql"] for q in queries if "django_session" in q["sql"]] == []
+    assert fresh(game).engine_state().roll_number == 1
 
 
 def _points(game: Game, key: str) -> int:
