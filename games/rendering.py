@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from games import rules
 from games.models import Game, Seat
 from games.presence import SPECTATORS, is_away
+from games.scorecard import column_names, scorecard_rows, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 
@@ -77,109 +78,10 @@ def _face_svg(face: int) -> str:
 _FACES = {face: _face_svg(face) for face in _PIPS}
 
 
-@dataclass(frozen=True)
-class Cell:
-    points: int | None  # what is written, None while open
-    option: int | None = None  # what scoring here would give now, for the player to move
-    target: bool = False  # the declared target of this turn
-    declarable: bool = False  # may be declared as the target now
-    current: bool = False  # in the column of the scorecard to move
-    label: str = ""  # the accessible name of the cell's button, if it has one
-
-    @property
-    def css(self) -> str:
-        """The cell's class attribute, worked out here and not per cell in the template:
-        a scorecard has up to a hundred cells and the table is rendered on every move."""
-        return ("current" if self.current else "") + (" target" if self.target else "")
-
-
-@dataclass(frozen=True)
-class Row:
-    key: str
-    name: str
-    kind: str  # "category", "subtotal", "bonus", "yahtzee_bonus", "total"
-    cells: tuple[Cell | str, ...]
-
-
 def seat_names(game: Game) -> dict[int, str]:
     return {
         seat.player_index: seat.name for seat in game.seats.all() if seat.player_index is not None
     }
-
-
-def column_names(state: rules.GameState, names: dict[int, str]) -> list[str]:
-    return [" & ".join(names.get(p, "?") for p in card.players) for card in state.scorecards]
-
-
-def scorecard_rows(
-    state: rules.GameState, options: dict[str, int], live: bool, declaring: bool
-) -> list[Row]:
-    """The scorecard as rows: upper six, subtotal, bonus, lower rows, total."""
-    current = state.current_index if not state.is_finished else None
-    totals = [state.totals(i) for i in range(len(state.scorecards))]
-    rows: list[Row] = []
-
-    def category_row(category: rules.Category) -> Row:
-        name = gettext(category.name)
-        cells = []
-        for index, card in enumerate(state.scorecards):
-            points = card.points().get(category.key)
-            mine_now = live and index == current
-            option = options.get(category.key) if mine_now and not declaring else None
-            declarable = mine_now and declaring and points is None
-            label = ""
-            if points is None and option is not None:
-                label = gettext("Score %(points)s in %(category)s") % {
-                    "points": option,
-                    "category": name,
-                }
-            elif points is None and declarable:
-                label = gettext("Declare %(category)s as target") % {"category": name}
-            cells.append(
-                Cell(
-                    points=points,
-                    option=option,
-                    target=index == current and state.target == category.key,
-                    declarable=declarable,
-                    current=index == current,
-                    label=label,
-                )
-            )
-        return Row(category.key, name, "category", tuple(cells))
-
-    upper = [c for c in state.categories if c.is_upper]
-    lower = [c for c in state.categories if not c.is_upper]
-    rows += [category_row(c) for c in upper]
-    rows.append(
-        Row("subtotal", gettext("Subtotal"), "subtotal", tuple(_subtotal(t) for t in totals))
-    )
-    upper_keys = [c.key for c in upper]
-    complete = [all(card.is_used(k) for k in upper_keys) for card in state.scorecards]
-    bonus_cells = tuple(_bonus(t, done) for t, done in zip(totals, complete, strict=True))
-    rows.append(Row("bonus", gettext("Bonus"), "bonus", bonus_cells))
-    rows += [category_row(c) for c in lower]
-    if state.ruleset.yahtzee_rules and not state.options.upper_only:
-        rows.append(
-            Row(
-                "yahtzee_bonus",
-                gettext("Yahtzee bonus"),
-                "yahtzee_bonus",
-                tuple(str(t.yahtzee_bonus) for t in totals),
-            )
-        )
-    rows.append(Row("total", gettext("Total"), "total", tuple(str(t.total) for t in totals)))
-    return rows
-
-
-def _subtotal(totals: rules.Totals) -> str:
-    pace = f"{totals.bonus_pace:+d}" if totals.bonus_pace else "±0"
-    return f"{totals.upper} ({pace})"
-
-
-def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
-    if totals.bonus or upper_complete:
-        return str(totals.bonus)
-    return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
 def table_context(
@@ -246,25 +148,6 @@ def table_context(
         context["rows"], context["columns"], context["current_column"]
     )
     return context
-
-
-_SCORECARDS: OrderedDict[tuple, str] = OrderedDict()
-_SCORECARDS_SIZE = 1024
-
-
-def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:
-    """The scorecard's table, rendered once per content and language: the scorecard
-    is most of a table's rendering, and between two rolls it reads the same for
-    everyone but the player to move (whose column offers the scores)."""
-    key = (get_language(), tuple(rows), tuple(columns), current_column)
-    html = _SCORECARDS.get(key)
-    if html is None:
-        context = {"rows": rows, "columns": columns, "current_column": current_column}
-        html = render_to_string(TEMPLATE + "#scorecard", context)
-        _SCORECARDS[key] = html
-        if len(_SCORECARDS) > _SCORECARDS_SIZE:
-            _SCORECARDS.popitem(last=False)
-    return html
 
 
 _TABLE_ACTIONS = (

@@ -15,8 +15,9 @@ from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import Game
-from games.rendering import RULESET_NAMES, column_names, scorecard_rows, seat_names
+from games.rendering import RULESET_NAMES, seat_names
 from games.replay import replay
+from games.scorecard import column_names, scorecard_rows
 from games.views.access import error_page, viewer_of
 
 PAGE_SIZE = 20

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import rendering
+from games import rendering, scorecard
 from games.models import Game, Seat
 from games.services import Viewer
 from games.snapshots import read_game
@@ -24,7 +24,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The partials rendered from now on, in order (caches start empty)."""
     monkeypatch.setattr(rendering, "_LIVE_CACHE", type(rendering._LIVE_CACHE)())
-    monkeypatch.setattr(rendering, "_SCORECARDS", type(rendering._SCORECARDS)())
+    monkeypatch.setattr(scorecard, "_SCORECARDS", type(scorecard._SCORECARDS)())
     rendered: list[str] = []
     real_render = rendering.render_to_string
 
@@ -33,6 +33,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real_render(template, context, *args, **kwargs)
 
     monkeypatch.setattr(rendering, "render_to_string", counted)
+    monkeypatch.setattr(scorecard, "render_to_string", counted)
     return rendered
 
 

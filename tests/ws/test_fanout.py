@@ -52,11 +52,6 @@ def count_renderings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return renders
 
 
-def tables(renders: list[str]) -> list[str]:
-    """The tables among ``renders`` (a table's scorecard is rendered once per content)."""
-    return [template for template in renders if template.endswith("#table")]
-
-
 async def wait_until(condition, timeout: float = 2.0) -> None:
     for _ in range(int(timeout / 0.01)):
         if condition():
@@ -226,7 +221,7 @@ async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
     assert pushed.startswith(
         body.replace('<section id="table"', '<section id="table" hx-swap-oob="true"', 1)
     )
-    assert tables(renders) == ["games/table.html#table"]
+    assert renders == ["games/table.html#table"]
     await mover.disconnect()
 
 
@@ -261,7 +256,7 @@ async def test_a_move_hands_its_game_to_the_browsers_of_its_process(
     assert [got for got, _html in pushed] == [game.version + 1] * 3
     assert reads == []  # nobody read the game: the move left it here
     # One rendering for the mover (the answer and its push), one for the watchers.
-    assert len(tables(renders)) == 2
+    assert len(renders) == 2
     assert pushed[1][1] == pushed[2][1]
     for ws in [mover, *watchers]:
         await ws.disconnect()
