@@ -115,7 +115,7 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
 
 
 _SCORECARDS: OrderedDict[tuple, str] = OrderedDict()
-_SCORECARDS_SIZE = 1024
+_SCORECARDS_SIZE = 256
 
 
 def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:

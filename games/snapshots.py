@@ -19,14 +19,35 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 
-from games.models import Game
+from games.models import Game, Seat
 
 
 def read_game(**lookup: object) -> Game | None:
     """The game with everything its table shows: its seats and its next game."""
-    return (
+    game = (
         Game.objects.filter(**lookup).select_related("next_game").prefetch_related("seats").first()
     )
+    return None if game is None else without_cycles(game)
+
+
+def without_cycles(game: Game) -> Game:
+    """``game`` with its prefetched seats no longer pointing back at it.
+
+    Django links prefetched seats, and the queryset holding them, back to their game:
+    every game read with its seats is then a reference cycle, freed only by the cyclic
+    garbage collector. The games kept here outlive its young generations, and under
+    load its full passes stopped the server for 120-240 ms every few seconds
+    (docs/performance.md, round 4). Nothing follows a seat back to its game, so the
+    links are dropped and a game is freed when its last reference goes. Call it before
+    the game is shared."""
+    seats = list(game.seats.all())
+    for seat in seats:
+        seat._state.fields_cache.pop("game", None)
+    kept = Seat.objects.filter(game_id=game.id)  # by id: a further query still works
+    kept._result_cache = seats
+    kept._prefetch_done = True
+    game._prefetched_objects_cache["seats"] = kept
+    return game
 
 
 def seats_at_hand(game: Game) -> bool:
@@ -39,7 +60,7 @@ def move_stamp(version: int) -> str:
 
 
 class Snapshots:
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 128) -> None:
         self.size = size
         self._games: OrderedDict[tuple[int, str, str], Game | None] = OrderedDict()
 
@@ -64,7 +85,7 @@ class Snapshots:
         returns whether it was."""
         if not seats_at_hand(game):
             return False
-        self._remember((game.id, game.code, move_stamp(game.version)), game)
+        self._remember((game.id, game.code, move_stamp(game.version)), without_cycles(game))
         return True
 
     def _remember(self, key: tuple[int, str, str], game: Game | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from yatzy_site.handlers import get_asgi_application
@@ -23,3 +24,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# What is loaded by now lives as long as the process: keep it out of the garbage
+# collector's full passes, which under load come every few seconds and stop the
+# whole server while they walk every object (docs/performance.md, round 4).
+gc.freeze()
