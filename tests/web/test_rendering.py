@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import rendering, scorecard
 from games.models import Game, Seat
@@ -104,3 +104,20 @@ def test_the_host_shares_the_others_table_unless_the_player_to_move_is_away(
     host_sees = rendering.table_partial(away, host)
     assert "Skip Bob&#x27;s turn" in host_sees or "Skip Bob's turn" in host_sees
     assert "Skip Bob" not in rendering.table_partial(away, spectator)
+
+
+def test_the_scorecard_cells_are_in_the_language_of_the_table(alice: Client, dice: object) -> None:
+    game = create_game(alice, declared_target="on")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    declaring = read_game(id=game.id)
+    viewer = viewer_of(alice)
+
+    with translation.override("en"):
+        english = rendering.table_partial(declaring, viewer)
+    with translation.override("fi"):
+        finnish = rendering.table_partial(declaring, viewer)
+        target = translation.gettext("Target")
+
+    assert target != "Target"
+    assert 'class="declare" aria-label="Declare Chance as target">Target</button>' in english
+    assert f">{target}</button>" in finnish and ">Target</button>" not in finnish
