@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +21,7 @@ from games import broadcast
 from games import rules as engine
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
 from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
+from games.snapshots import with_seats
 
 # The dice of every game come from here; tests replace it with a seeded generator.
 rng: engine.DiceRandom = secrets.SystemRandom()
@@ -339,10 +339,10 @@ def get_game(code: str) -> Game:
 
 
 def _locked(code: str) -> Game:
-    game = Game.objects.select_for_update().filter(code=code).first()
-    if game is None:
-        raise GameNotFound
-    return game
+    try:
+        return Game.objects.select_for_update().get(code=code)  # no ORDER BY, unlike first()
+    except Game.DoesNotExist:
+        raise GameNotFound from None
 
 
 def _seat_of(game: Game, player_index: int) -> Seat:
@@ -426,7 +426,7 @@ def _play(
         state = game.engine_state()
         # One read of the seats serves the turn check, the computer-player check and
         # the table the mover gets back.
-        prefetch_related_objects([game], "seats")
+        with_seats(game)
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
             raise NotYourSeat(gettext("It is %(name)s's turn, not yours.") % {"name": seat.name})

@@ -24,29 +24,27 @@ from games.models import Game, Seat
 
 def read_game(**lookup: object) -> Game | None:
     """The game with everything its table shows: its seats and its next game."""
-    game = (
-        Game.objects.filter(**lookup).select_related("next_game").prefetch_related("seats").first()
-    )
-    return None if game is None else without_cycles(game)
+    try:
+        game = Game.objects.select_related("next_game").get(**lookup)
+    except Game.DoesNotExist:
+        return None
+    return with_seats(game)
 
 
-def without_cycles(game: Game) -> Game:
-    """``game`` with its prefetched seats no longer pointing back at it.
+def with_seats(game: Game) -> Game:
+    """``game`` with its seats read, for ``game.seats.all()`` to answer without a query.
 
-    Django links prefetched seats, and the queryset holding them, back to their game:
-    every game read with its seats is then a reference cycle, freed only by the cyclic
-    garbage collector. The games kept here outlive its young generations, and under
-    load its full passes stopped the server for 120-240 ms every few seconds
-    (docs/performance.md, round 4). Nothing follows a seat back to its game, so the
-    links are dropped and a game is freed when its last reference goes. Call it before
-    the game is shared."""
-    seats = list(game.seats.all())
-    for seat in seats:
-        seat._state.fields_cache.pop("game", None)
-    kept = Seat.objects.filter(game_id=game.id)  # by id: a further query still works
-    kept._result_cache = seats
-    kept._prefetch_done = True
-    game._prefetched_objects_cache["seats"] = kept
+    A plain query by the game's id, not ``prefetch_related``: Django links prefetched
+    seats, and the queryset holding them, back to their game, so every game read that
+    way was a reference cycle, freed only by the cyclic garbage collector. The games
+    kept here outlive its young generations, and under load its full passes stopped
+    the server for 120-240 ms every few seconds (docs/performance.md, round 4); the
+    prefetch machinery was also a tenth of a move's CPU. Without the links a game is
+    freed as soon as its last reference goes."""
+    seats = Seat.objects.filter(game_id=game.id)
+    len(seats)  # read now; further queries on it (``.get``, ``.filter``) still work
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    game._prefetched_objects_cache = {**cache, "seats": seats}
     return game
 
 
@@ -85,7 +83,7 @@ class Snapshots:
         returns whether it was."""
         if not seats_at_hand(game):
             return False
-        self._remember((game.id, game.code, move_stamp(game.version)), without_cycles(game))
+        self._remember((game.id, game.code, move_stamp(game.version)), game)
         return True
 
     def _remember(self, key: tuple[int, str, str], game: Game | None) -> None:
