@@ -4,6 +4,8 @@ is asserted here, the figures are for people to read)."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,13 +13,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def without_services() -> dict[str, str]:
+    """This environment on the embedded default (what the benchmarks measure)."""
+    leaves = {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    return {k: v for k, v in os.environ.items() if k not in leaves}
+
+
 def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
-    env_less_services = {
-        k: v
-        for k, v in __import__("os").environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    }
     result = subprocess.run(
         [
             sys.executable,
@@ -36,7 +39,7 @@ def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -
             str(out),
         ],
         cwd=ROOT,
-        env=env_less_services,
+        env=without_services(),
         capture_output=True,
         text=True,
         timeout=300,
@@ -64,3 +67,20 @@ def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -
     assert len(connections["reconnect_resynced_p50_p90_s"]) == 2
     assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
     assert "== targets" in result.stdout
+
+
+def test_the_move_cost_benchmark_plays_real_moves_and_prints_its_figures() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.movecost", "--games", "1", "--rounds", "2", "--moves", "9"],
+        cwd=ROOT,
+        env=without_services(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.fullmatch(
+        r"9 moves a round, 2 rounds: CPU per move min [\d.]+ ms, median [\d.]+ ms\n",
+        result.stdout,
+    )
