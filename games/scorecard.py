@@ -154,13 +154,14 @@ def row_cells(row: Row, current_column: int | None) -> SafeString:
 def _category_cell(cell: Cell, category: str, language: str) -> SafeString:
     """Points written, the button that scores them, or the one that declares the
     category as this turn's target (``language`` keys the cache: it is the
-    button's)."""
+    button's). Buttons have ids, so that keyboard focus survives a new table."""
     if cell.points is not None:
         content = str(cell.points)
     elif cell.option is not None:
         content = format_html(
-            '<button type="submit" name="category" value="{}" class="score-option{}"'
-            ' aria-label="{}">{}</button>',
+            '<button type="submit" id="score-{}" name="category" value="{}"'
+            ' class="score-option{}" aria-label="{}">{}</button>',
+            category,
             category,
             " zero" if cell.option == 0 else "",
             cell.label,
@@ -168,8 +169,9 @@ def _category_cell(cell: Cell, category: str, language: str) -> SafeString:
         )
     elif cell.declarable:
         content = format_html(
-            '<button type="submit" name="category" value="{}" class="declare"'
+            '<button type="submit" id="declare-{}" name="category" value="{}" class="declare"'
             ' aria-label="{}">{}</button>',
+            category,
             category,
             cell.label,
             gettext("Target"),

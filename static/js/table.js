@@ -96,6 +96,23 @@
     if (isOlder(versionOf(incoming))) event.detail.shouldSwap = false;
   });
 
+  // A table pushed over the WebSocket replaces the one on screen, and with it the
+  // control that had keyboard focus (htmx keeps focus by id for its own answers, not for
+  // pushes): give focus back to the control with the same id in the new table.
+  var focusedId = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var focused = document.activeElement;
+    focusedId = focused && focused.id && focused.closest("#table") ? focused.id : null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!focusedId) return;
+    var again = document.getElementById(focusedId);
+    focusedId = null;
+    if (again && document.activeElement !== again && !again.disabled) {
+      again.focus({ preventScroll: true });
+    }
+  });
+
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;

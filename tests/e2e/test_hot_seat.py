@@ -117,3 +117,37 @@ def test_a_late_push_of_an_older_table_does_not_replace_a_newer_one(new_page, si
 
     page.evaluate(OLDER_PUSH, shown + 1)  # a newer table is swapped in as usual
     expect(table).to_have_text("stale")
+
+
+def test_keyboard_focus_stays_on_its_control_when_the_table_is_replaced(
+    new_page, site: Server
+) -> None:
+    """A keyboard player keeps their place: after their own move (answer and push) and
+    after a table pushed by a move from another tab, the same control has focus."""
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_role("button", name="Create game").click()
+    roll = page.get_by_role("button", name="Roll")
+
+    roll.focus()
+    with page.expect_response(lambda response: "/roll/" in response.url):
+        page.keyboard.press("Enter")
+    expect(roll).to_contain_text("2 rolls left")
+    expect(roll).to_be_focused()
+
+    other_tab = page.context.new_page()  # the same player, in a second tab
+    other_tab.goto(page.url)
+    die = page.get_by_role("button", name=re.compile(r"^Die 3: \d$"))
+    die.focus()
+    shown = page.locator("#table").get_attribute("data-version")
+    other_tab.get_by_role("button", name=re.compile(r"^Die 5: \d$")).click()
+    expect(page.locator("#table")).not_to_have_attribute("data-version", shown)  # pushed
+    expect(page.get_by_role("button", name=re.compile(r"^Die 5: \d$"))).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(die).to_be_focused()
+
+    page.keyboard.press("Space")  # and the keyboard still acts on it
+    expect(die).to_have_attribute("aria-pressed", "true")
+    expect(die).to_be_focused()
