@@ -56,8 +56,12 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
             bob = players["Bob"] = new_page_in(bob, site)
             me, them = players[name], players[other]
         expect(me.get_by_role("status")).to_contain_text(f"Your turn, {name}.")
+        before = me.locator("#table").get_attribute("data-version")
         with me.expect_response(lambda r: "/roll/" in r.url):
             me.get_by_role("button", name="Roll").click()
+        # The answer has arrived; htmx swaps it in a moment later (under load, later
+        # still): read the dice once the rolled table is on screen, not the one before.
+        expect(me.locator("#table")).not_to_have_attribute("data-version", before)
         rolled = dice_of(me)
         expect(them.get_by_role("button", name=DIE).first).to_be_visible()
         for who, viewer in ((other, them), ("the spectator", watcher)):
@@ -81,7 +85,7 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
 
 def see_the_same_dice(page: Page, rolled: list[str], what: str) -> None:
     """Wait for ``page`` to show the dice that were rolled; if it never does, say what
-    it shows instead (this test has failed twice here under load, cause not found)."""
+    it shows instead."""
     try:
         page.wait_for_function(SAME_DICE, arg=rolled)
     except PlaywrightTimeout:
