@@ -106,7 +106,9 @@ def test_the_host_shares_the_others_table_unless_the_player_to_move_is_away(
     assert "Skip Bob" not in rendering.table_partial(away, spectator)
 
 
-def test_the_scorecard_cells_are_in_the_language_of_the_table(alice: Client, dice: object) -> None:
+def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
+    alice: Client, dice: object
+) -> None:
     game = create_game(alice, declared_target="on")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     declaring = read_game(id=game.id)
@@ -119,5 +121,7 @@ def test_the_scorecard_cells_are_in_the_language_of_the_table(alice: Client, dic
         target = translation.gettext("Target")
 
     assert target != "Target"
+    assert 'aria-label="Die 1: ' in english and 'title="Click to hold"' in english
+    assert 'aria-label="Noppa 1: ' in finnish and 'title="Lukitse napsauttamalla"' in finnish
     assert 'class="declare" aria-label="Declare Chance as target">Target</button>' in english
     assert f">{target}</button>" in finnish and ">Target</button>" not in finnish
