@@ -29,8 +29,7 @@ class Cell:
 
     @property
     def css(self) -> str:
-        """The cell's class attribute, worked out here and not per cell in the template:
-        a scorecard has up to a hundred cells and the table is rendered on every move."""
+        """The cell's class attribute."""
         return ("current" if self.current else "") + (" target" if self.target else "")
 
 
