@@ -4,6 +4,7 @@ player to move, whose column offers the scores, and it is most of a table's rend
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -116,13 +117,13 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
-_SCORECARDS: OrderedDict[tuple, str] = OrderedDict()
+_SCORECARDS: OrderedDict[str, str] = OrderedDict()
 _SCORECARDS_SIZE = 256
 
 
 def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:
     """The scorecard's table, rendered once per content and language."""
-    key = (get_language(), tuple(rows), tuple(columns), current_column)
+    key = _content_key(rows, columns, current_column)
     html = _SCORECARDS.get(key)
     if html is None:
         lines = [(row, row_cells(row, current_column)) for row in rows]
@@ -132,6 +133,27 @@ def scorecard_table(rows: list[Row], columns: list[str], current_column: int | N
         if len(_SCORECARDS) > _SCORECARDS_SIZE:
             _SCORECARDS.popitem(last=False)
     return html
+
+
+def _content_key(rows: list[Row], columns: list[str], current_column: int | None) -> str:
+    """Everything the scorecard's table shows, as one (unambiguous: JSON) string. A
+    string and not a tuple of the rows: the garbage collector walks every tuple and
+    dataclass a cache keeps (256 scorecards of ~100 cells each were most of what its
+    young generations held), never a string."""
+    content = [
+        [
+            row.key,
+            row.name,
+            [
+                [c.points, c.option, c.target, c.declarable, c.current, c.label]
+                if isinstance(c, Cell)
+                else c
+                for c in row.cells
+            ],
+        ]
+        for row in rows
+    ]
+    return json.dumps([get_language(), current_column, columns, content])
 
 
 def row_cells(row: Row, current_column: int | None) -> SafeString:

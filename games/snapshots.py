@@ -58,7 +58,7 @@ def move_stamp(version: int) -> str:
 
 
 class Snapshots:
-    def __init__(self, size: int = 128) -> None:
+    def __init__(self, size: int = 64) -> None:
         self.size = size
         self._games: OrderedDict[tuple[int, str, str], Game | None] = OrderedDict()
 

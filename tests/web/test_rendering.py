@@ -11,6 +11,7 @@ from django.utils import timezone, translation
 
 from games import rendering, scorecard
 from games.models import Game, Seat
+from games.scorecard import scorecard_rows
 from games.services import Viewer
 from games.snapshots import read_game
 from games.viewer import peek_viewer
@@ -125,3 +126,12 @@ def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
     assert 'aria-label="Noppa 1: ' in finnish and 'title="Lukitse napsauttamalla"' in finnish
     assert 'class="declare" aria-label="Declare Chance as target">Target</button>' in english
     assert f">{target}</button>" in finnish and ">Target</button>" not in finnish
+
+
+def test_names_cannot_make_two_scorecards_share_a_cache_entry(alice: Client, dice: object) -> None:
+    rows = scorecard_rows(read_game(id=create_game(alice).id).engine_state(), {}, False, False)
+    two = scorecard.scorecard_table(rows, ["x", "y"], None)
+    one = scorecard.scorecard_table(rows, ["x\x1fy"], None)  # a separator in a name
+
+    assert ">x</th>" in two and ">y</th>" in two
+    assert ">x\x1fy</th>" in one and ">y</th>" not in one

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 
-from games import broadcast, services
+from games import broadcast, scorecard, services
 from games.rendering import table_partial
 from games.services import Viewer
 from games.snapshots import Snapshots, read_game, seats_at_hand
@@ -78,3 +78,14 @@ def test_the_server_keeps_what_it_loaded_at_start_out_of_full_collections() -> N
     import yatzy_site.asgi  # noqa: F401  (the server's entry point)
 
     assert gc.get_freeze_count() > 10_000
+
+
+def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scorecard, "_SCORECARDS", type(scorecard._SCORECARDS)())
+    game = create_game(alice, players="Bob")
+    table_partial(read_game(id=game.id), Viewer(""))
+
+    assert len(scorecard._SCORECARDS) == 1
+    assert not any(gc.is_tracked(key) for key in scorecard._SCORECARDS)
