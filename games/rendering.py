@@ -7,7 +7,6 @@ get live buttons, and only when it is their turn.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -20,6 +19,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.bounded import Bounded
 from games.models import Game, Seat
 from games.presence import SPECTATORS, is_away
 from games.scorecard import column_names, scorecard_rows, scorecard_table
@@ -211,8 +211,7 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
     }
 
 
-_LIVE_CACHE: OrderedDict[tuple, str] = OrderedDict()
-_LIVE_CACHE_SIZE = 2048
+_LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
 _TABLE_TAG = '<section id="table"'
 _WATCHING_MARK = "<!--watching-->"
 
@@ -307,8 +306,6 @@ def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None
         context["watching"] = mark_safe(_WATCHING_MARK)
         html = render_to_string(TEMPLATE + "#table", context)
         _LIVE_CACHE[key] = html
-        if len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
-            _LIVE_CACHE.popitem(last=False)
     return _with_watching(game, html)
 
 

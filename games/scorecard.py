@@ -5,7 +5,6 @@ player to move, whose column offers the scores, and it is most of a table's rend
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 from games import rules
+from games.bounded import Bounded
 
 TEMPLATE = "games/table.html#scorecard"
 
@@ -117,8 +117,7 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
-_SCORECARDS: OrderedDict[str, str] = OrderedDict()
-_SCORECARDS_SIZE = 256
+_SCORECARDS: Bounded[str, str] = Bounded(256)
 
 
 def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:
@@ -130,8 +129,6 @@ def scorecard_table(rows: list[Row], columns: list[str], current_column: int | N
         context = {"rows": lines, "columns": columns, "current_column": current_column}
         html = render_to_string(TEMPLATE, context)
         _SCORECARDS[key] = html
-        if len(_SCORECARDS) > _SCORECARDS_SIZE:
-            _SCORECARDS.popitem(last=False)
     return html
 
 

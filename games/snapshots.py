@@ -17,8 +17,8 @@ consumer needs: it sends the version it read and skips versions it has sent.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 
+from games.bounded import Bounded
 from games.models import Game, Seat
 
 
@@ -59,8 +59,7 @@ def move_stamp(version: int) -> str:
 
 class Snapshots:
     def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self._games: OrderedDict[tuple[int, str, str], Game | None] = OrderedDict()
+        self._games: Bounded[tuple[int, str, str], Game | None] = Bounded(size)
 
     def get(self, game_id: int, code: str, stamp: str | None) -> Game | None:
         """The game for the notice ``stamp``, read once per stamp (every time without)."""
@@ -70,7 +69,7 @@ class Snapshots:
             return self._games[key]
         game = read_game(id=game_id)
         if stamp:
-            self._remember(key, game)
+            self._games[key] = game
         return game
 
     def peek(self, game_id: int, code: str, stamp: str | None) -> Game | None:
@@ -83,13 +82,8 @@ class Snapshots:
         returns whether it was."""
         if not seats_at_hand(game):
             return False
-        self._remember((game.id, game.code, move_stamp(game.version)), game)
+        self._games[(game.id, game.code, move_stamp(game.version))] = game
         return True
-
-    def _remember(self, key: tuple[int, str, str], game: Game | None) -> None:
-        self._games[key] = game
-        while len(self._games) > self.size:
-            self._games.popitem(last=False)
 
 
 SNAPSHOTS = Snapshots()
@@ -102,8 +96,7 @@ class ArrivalReads:
     not one per browser."""
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._reads: OrderedDict[str, tuple[float, Game]] = OrderedDict()
+        self._reads: Bounded[str, tuple[float, Game]] = Bounded(size)
 
     def get(self, code: str, joined_at: float) -> Game | None:
         read = self._reads.get(code)
@@ -113,9 +106,6 @@ class ArrivalReads:
         game = read_game(code=code)
         if game is not None:
             self._reads[code] = (began, game)
-            self._reads.move_to_end(code)
-            while len(self._reads) > self.size:
-                self._reads.popitem(last=False)
         return game
 
 

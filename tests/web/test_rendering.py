@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from games import rendering, scorecard
+from games.bounded import Bounded
 from games.models import Game, Seat
 from games.scorecard import scorecard_rows
 from games.services import Viewer
@@ -24,8 +25,8 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The partials rendered from now on, in order (caches start empty)."""
-    monkeypatch.setattr(rendering, "_LIVE_CACHE", type(rendering._LIVE_CACHE)())
-    monkeypatch.setattr(scorecard, "_SCORECARDS", type(scorecard._SCORECARDS)())
+    monkeypatch.setattr(rendering, "_LIVE_CACHE", Bounded(2048))
+    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(256))
     rendered: list[str] = []
     real_render = rendering.render_to_string
 
@@ -135,3 +136,12 @@ def test_names_cannot_make_two_scorecards_share_a_cache_entry(alice: Client, dic
 
     assert ">x</th>" in two and ">y</th>" in two
     assert ">x\x1fy</th>" in one and ">y</th>" not in one
+
+
+def test_a_cache_keeps_its_most_recently_written_entries() -> None:
+    cache: Bounded[str, int] = Bounded(2)
+    cache["a"], cache["b"] = 1, 2
+    cache["a"] = 3  # written again: the newest
+    cache["c"] = 4
+
+    assert list(cache.items()) == [("a", 3), ("c", 4)]

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from games import broadcast, scorecard, services
+from games.bounded import Bounded
 from games.rendering import table_partial
 from games.services import Viewer
 from games.snapshots import Snapshots, read_game, seats_at_hand
@@ -83,7 +84,7 @@ def test_the_server_keeps_what_it_loaded_at_start_out_of_full_collections() -> N
 def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scorecard, "_SCORECARDS", type(scorecard._SCORECARDS)())
+    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(256))
     game = create_game(alice, players="Bob")
     table_partial(read_game(id=game.id), Viewer(""))
 
