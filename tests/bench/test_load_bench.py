@@ -19,33 +19,38 @@ def without_services() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in leaves}
 
 
-def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
-    out = tmp_path / "results.json"
+def run_bench(*args: str, env: dict[str, str], timeout: int = 300) -> str:
+    """Run ``python -m bench...`` to its end; its output, once it has succeeded."""
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.load",
-            "--rates",
-            "20",
-            "--seats",
-            "2",
-            "--upper-only",
-            "--idle",
-            "20",
-            "--reconnect",
-            "10",
-            "--json",
-            str(out),
-        ],
+        [sys.executable, "-m", *args],
         cwd=ROOT,
-        env=without_services(),
+        env=env,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=timeout,
     )
-
     assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
+    """Two 2-seat tables through short games, and ``idle`` sockets held then stormed;
+    the report, once it has been checked for well-formed figures."""
+    stdout = run_bench(
+        "bench.load",
+        "--rates",
+        "20",
+        "--seats",
+        "2",
+        "--upper-only",
+        "--idle",
+        str(idle),
+        "--reconnect",
+        str(idle // 2),
+        "--json",
+        str(out),
+        env=env,
+    )
     report = json.loads(out.read_text())
     load = report["loads"][0]
     for stack in ("project", "bare"):
@@ -61,26 +66,34 @@ def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -
         "response_ms_p95",
         "update_to_others_ms_max",
     }
+    assert "== targets" in stdout
+    return report
+
+
+def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
+    report = tiny_load(tmp_path / "results.json", idle=20, env=without_services())
+
+    assert report["loads"][0]["project"]["processes"] == 1
     connections = report["connections"]
     assert connections["idle_sockets"] == 20
     assert connections["reconnects_failed"] == 0 and connections["consumers_killed"] == 0
     assert len(connections["reconnect_resynced_p50_p90_s"]) == 2
     assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
-    assert "== targets" in result.stdout
 
 
 def test_the_move_cost_benchmark_plays_real_moves_and_prints_its_figures() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "bench.movecost", "--games", "1", "--rounds", "2", "--moves", "9"],
-        cwd=ROOT,
+    stdout = run_bench(
+        "bench.movecost",
+        "--games",
+        "1",
+        "--rounds",
+        "2",
+        "--moves",
+        "9",
         env=without_services(),
-        capture_output=True,
-        text=True,
         timeout=120,
     )
 
-    assert result.returncode == 0, result.stderr[-3000:]
     assert re.fullmatch(
-        r"9 moves a round, 2 rounds: CPU per move min [\d.]+ ms, median [\d.]+ ms\n",
-        result.stdout,
+        r"9 moves a round, 2 rounds: CPU per move min [\d.]+ ms, median [\d.]+ ms\n", stdout
     )
