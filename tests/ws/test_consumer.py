@@ -29,6 +29,14 @@ async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
     return int(re.search(r'data-version="(\d+)"', html).group(1)), html
 
 
+async def joined(code: str, client: Client | None = None) -> WebsocketCommunicator:
+    """A socket at the table, past the table it is sent on arrival."""
+    ws = socket(code, client)
+    await ws.connect()
+    await next_version(ws)
+    return ws
+
+
 async def post(client: Client, path: str, **data: str):
     return await sync_to_async(client.post)(path, data, HTTP_HX_REQUEST="true")
 
@@ -67,9 +75,7 @@ async def test_every_kind_of_action_reaches_every_browser(
         await host.receive_from()  # presence notices of Bob's arrival, if any
 
     await post(alice, f"/g/{code}/start/", version=await sync_to_async(version)(lobby))
-    guest = socket(code, bob)
-    await guest.connect()
-    await next_version(guest)
+    guest = await joined(code, bob)
     while not await host.receive_nothing(timeout=0.2):
         await host.receive_from()
     while not await guest.receive_nothing(timeout=0.2):
@@ -148,9 +154,7 @@ async def test_a_foreign_origin_is_refused(alice: Client, dice: object) -> None:
 
 async def test_the_socket_accepts_no_moves(alice: Client, dice: object) -> None:
     game = await sync_to_async(create_game)(alice)
-    ws = socket(game.code, alice)
-    await ws.connect()
-    await next_version(ws)
+    ws = await joined(game.code, alice)
 
     await ws.send_to(text_data='{"action": "roll"}')
     closed = await ws.receive_output(timeout=5)
@@ -195,9 +199,7 @@ async def test_play_again_moves_every_browser_at_the_table(
             confirm="1",
         )
     await sync_to_async(spectator.get)("/")
-    ws = socket(game.code, spectator)
-    await ws.connect()
-    await next_version(ws)
+    ws = await joined(game.code, spectator)
 
     await sync_to_async(alice.post)(f"/g/{game.code}/again/")
     _, html = await next_version(ws)

@@ -21,7 +21,7 @@ from games.consumers import presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
-from tests.ws.test_consumer import ORIGIN, next_version, socket
+from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
 from yatzy_site.asgi import application, django_asgi_app
 
 
@@ -130,9 +130,7 @@ async def test_a_presence_notice_that_changes_nothing_is_not_sent(
     alice: Client, dice: object
 ) -> None:
     game = await sync_to_async(create_game)(alice, players="Bob")
-    watcher = socket(game.code)  # a spectator: no seat, so its arrival notifies nobody
-    await watcher.connect()
-    await next_version(watcher)
+    watcher = await joined(game.code)  # a spectator: no seat, so its arrival notifies nobody
 
     await get_channel_layer().group_send(broadcast.group_name(game.code), presence_notice())
 
@@ -205,9 +203,7 @@ async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = await sync_to_async(create_game)(alice)
-    mover = socket(game.code, alice)
-    await mover.connect()
-    await next_version(mover)
+    mover = await joined(game.code, alice)
     renders = count_renderings(monkeypatch)
 
     answer = await sync_to_async(alice.post)(
@@ -338,9 +334,7 @@ async def test_a_table_ready_on_the_event_loop_is_pushed_while_the_sync_thread_i
     # Channels' consumers hop to the sync thread before every message; a push that
     # needs no database must not wait for that thread's queue of requests.
     game = await sync_to_async(create_game)(alice)
-    watcher = socket(game.code)
-    await watcher.connect()
-    await next_version(watcher)
+    watcher = await joined(game.code)
     with monkeypatch.context() as quiet:  # the move leaves its table ready, unannounced
         quiet.setattr(broadcast, "get_channel_layer", lambda: None)
         await sync_to_async(alice.post)(
