@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -55,17 +55,9 @@ class Die:
         return self.position + 1
 
     @property
-    def pips(self) -> tuple[tuple[int, int], ...]:
-        """Pip centres on a 100 x 100 die face."""
-        return _PIPS[self.face]
-
-    @property
     def svg(self) -> str:
         """The face as an SVG drawing (decorative: the button carries the name)."""
         return _FACES[self.face]
-
-    # The button's name and tooltip, in the language of the rendering. Here and not in
-    # the template: translation tags per die were a third of the dice's rendering.
 
     @property
     def label(self) -> str:
@@ -74,6 +66,33 @@ class Die:
     @property
     def title(self) -> str:
         return gettext("Held: click to release") if self.held else gettext("Click to hold")
+
+
+def dice_buttons(dice: list[Die], can_hold: bool) -> SafeString:
+    """The dice as the hold form's buttons. Built here and not in the template, like the
+    scorecard's cells: a loop of five buttons of a dozen tags each was most of the
+    table's own template, and a die reads the same from one table to the next far more
+    often than not."""
+    language = get_language()
+    return mark_safe("".join(_die_button(die, can_hold, language) for die in dice))
+
+
+@lru_cache(maxsize=512)  # 6 faces x 2 x 5 positions x 2 x the languages
+def _die_button(die: Die, can_hold: bool, language: str) -> SafeString:
+    """One die's button (``language`` keys the cache: its name and tooltip are in it).
+    Its id lets keyboard focus survive a new table."""
+    return format_html(
+        '<button type="submit" id="die-{}" name="die" value="{}" class="die{}"'
+        ' aria-pressed="{}" aria-label="{}" title="{}"{}>{}</button>',
+        die.position,
+        die.position,
+        " held" if die.held else "",
+        "true" if die.held else "false",
+        die.label,
+        die.title,
+        "" if can_hold else mark_safe(" disabled"),
+        die.svg,
+    )
 
 
 def _face_svg(face: int) -> str:
@@ -155,6 +174,7 @@ def table_context(
         can_hint=live and game.coach and not state.is_finished,
         bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
     )
+    context["dice_buttons"] = dice_buttons(context["dice"], context["can_hold"])
     context["scorecard"] = scorecard_table(
         context["rows"], context["columns"], context["current_column"]
     )

@@ -307,7 +307,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
         _log(following, GameEvent.Kind.CREATE, None, {"previous": game.code})
         _start(following)
         game.next_game = following
-        _bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code})
+        _bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
     return following
 
 
@@ -403,7 +403,7 @@ def _start(game: Game) -> None:
         raise from_rules(error) from None
     game.status = Game.Status.PLAYING
     game.started_at = timezone.now()
-    _save_state(game, None, state, GameEvent.Kind.START, None)
+    _save_state(game, None, state, GameEvent.Kind.START, None, ["status", "started_at"])
 
 
 def _play(
@@ -444,12 +444,16 @@ def _save_state(
     new: engine.GameState,
     kind: str,
     seat: Seat | None,
+    changed: Sequence[str] = (),
 ) -> None:
-    """Store ``new``, log what changed, bump the version, broadcast on commit."""
+    """Store ``new`` (and the ``changed`` fields), log what changed, bump the version,
+    broadcast on commit."""
     game.set_engine_state(new)
+    changed = ["state", *changed]
     if new.is_finished and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
+        changed += ["status", "finished_at"]
     data: dict = {}
     if old is not None and new.turn > old.turn:
         data = _write_score(game, old, new, seat)
@@ -459,7 +463,7 @@ def _save_state(
         data = {"held": list(new.held)}
     elif kind == GameEvent.Kind.DECLARE:
         data = {"category": new.target}
-    _bump(game, kind, seat, data)
+    _bump(game, kind, seat, data, changed)
     if new.roll_number == 1 and (old is None or new.turn != old.turn):
         # the automatic first roll of the next turn, logged for replay
         _log(
@@ -502,9 +506,14 @@ def _write_score(
     return {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
 
 
-def _bump(game: Game, kind: str, seat: Seat | None, data: dict) -> None:
+def _bump(
+    game: Game, kind: str, seat: Seat | None, data: dict, changed: Iterable[str] = ()
+) -> None:
+    """Bump the version and save it with the ``changed`` fields, and no others: the
+    spectator count is not the move's to write, and an UPDATE of every column was a
+    tenth of a move."""
     game.version += 1
-    game.save()
+    game.save(update_fields=["version", *changed])
     _log(game, kind, seat, data)
     code, version = game.code, game.version
     transaction.on_commit(lambda: broadcast.game_changed(code, version, game))

@@ -67,6 +67,24 @@ def test_clicking_a_die_holds_it_and_clicking_again_releases_it(alice: Client, g
     assert fresh(game).engine_state().held == ()
 
 
+def test_a_held_die_reads_held_and_only_the_player_to_move_can_press_the_dice(
+    alice: Client, spectator: Client, game: Game
+) -> None:
+    roll(alice, game)
+    mine = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)
+    watched = spectator.get(f"/g/{game.code}/").content.decode()
+
+    face = fresh(game).engine_state().dice[2]
+    held = (
+        f'<button type="submit" id="die-2" name="die" value="2" class="die held"'
+        f' aria-pressed="true" aria-label="Die 3: {face}" title="Held: click to release">'
+    )
+    assert held in mine.content.decode()
+    assert held.replace(">", " disabled>") in watched
+    assert mine.content.decode().count('title="Click to hold">') == 4  # none disabled
+    assert watched.count('name="die"') == 5 and watched.count(" disabled><svg") == 5
+
+
 def test_score_buttons_say_what_they_score(alice: Client, game: Game) -> None:
     body = roll(alice, game).content.decode()
 
@@ -213,6 +231,17 @@ def test_a_move_reads_its_session_from_the_cache(alice: Client, game: Game) -> N
 
     assert [q["sql"] for q in queries if "django_session" in q["sql"]] == []
     assert fresh(game).engine_state().roll_number == 1
+
+
+def test_a_move_writes_its_own_fields_and_not_the_spectator_count(
+    alice: Client, game: Game
+) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        assert roll(alice, game).status_code == 200
+
+    (update,) = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "games_game"')]
+    assert '"state"' in update and '"version"' in update
+    assert '"spectators"' not in update and '"host_browser"' not in update
 
 
 def _points(game: Game, key: str) -> int:
