@@ -79,7 +79,7 @@ def test_a_scorecard_reused_across_versions_shows_every_new_score(
     after = rendering.table_partial(read_game(id=game.id), Viewer(""))
 
     chance = read_game(id=game.id).score_entries.get(category="chance").points
-    row = after.partition('<tr class="row-category">\n          <th scope="row">Chance</th>')[2]
+    row = after.partition('<tr class="row-category"><th scope="row">Chance</th>')[2]
     assert row.split("</tr>")[0].count(f">{chance}</td>") == 1
 
 
