@@ -4,13 +4,24 @@ browsers as the move commits. No network and no sockets, so it is steadier than 
 load benchmark on a shared machine: compare commits with it (docs/performance.md).
 
     .venv/bin/python -m bench.movecost --games 4 --rounds 5
+    .venv/bin/python -m bench.movecost --instructions        # needs valgrind, ~2 minutes
+
+CPU time still moves with the machine's load by 10-30 %. ``--instructions`` counts the
+machine instructions of the same moves under valgrind's callgrind instead, with seeded
+dice: the same commit gives the same count to a fraction of a per cent, so two commits
+compare in one run each, whatever else the machine is doing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import random
 import re
+import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -56,8 +67,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--games", type=int, default=4, help="tables played per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--moves", type=int, default=1000, help="at most, per table")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions under callgrind"
+    )
+    parser.add_argument("--under-callgrind", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.instructions:
+        return instructions(args.moves)
     prepare_site(tempfile.mkdtemp(prefix="yatzy-movecost-"))
+    if args.under_callgrind:
+        return counted_moves(args.moves)
     play(30)  # warm up: templates compiled, connections open
     per_round = []
     for _ in range(args.rounds):
@@ -74,6 +93,62 @@ def main(argv: list[str] | None = None) -> dict:
         f"min {figures['cpu_ms_per_move_min']} ms, median {figures['cpu_ms_per_move_median']} ms"
     )
     return figures
+
+
+def instructions(moves: int) -> dict:
+    """Run this module under callgrind, instrumented only while one seeded table plays;
+    print and return the instructions a move costs."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    out = os.path.join(tempfile.mkdtemp(prefix="yatzy-callgrind-"), "callgrind.out")
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        "-m",
+        "bench.movecost",
+        "--under-callgrind",
+        "--moves",
+        str(moves),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    child = subprocess.run(command, env=env, capture_output=True, text=True)
+    made = re.search(r"^moves (\d+)$", child.stdout, re.MULTILINE)
+    with open(out) as counts:
+        total = re.search(r"^totals: (\d+)", counts.read(), re.MULTILINE)
+    if child.returncode != 0 or made is None or total is None:
+        raise SystemExit(f"callgrind run failed:\n{child.stderr[-3000:]}")
+    figures = {
+        "moves": int(made.group(1)),
+        "instructions_per_move_m": round(int(total.group(1)) / int(made.group(1)) / 1e6, 2),
+    }
+    print(f"{figures['moves']} moves: {figures['instructions_per_move_m']} M instructions a move")
+    return figures
+
+
+def counted_moves(moves: int) -> dict:
+    """In the process callgrind runs: warm up, then one table of seeded dice with the
+    instrumentation on around its moves and nothing else."""
+    from games import services
+
+    services.rng = random.Random(7)
+    play(30)
+    services.rng = random.Random(1)
+    _callgrind("on")
+    made, _cpu = play(moves)
+    _callgrind("off")
+    print(f"moves {made}")
+    return {"moves": made}
+
+
+def _callgrind(switch: str) -> None:
+    subprocess.run(
+        ["callgrind_control", "--instr=" + switch, str(os.getpid())],
+        check=True,
+        capture_output=True,
+    )
 
 
 if __name__ == "__main__":

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,3 +100,13 @@ def test_the_move_cost_benchmark_plays_real_moves_and_prints_its_figures() -> No
     assert re.fullmatch(
         r"9 moves a round, 2 rounds: CPU per move min [\d.]+ ms, median [\d.]+ ms\n", stdout
     )
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_the_move_cost_benchmark_counts_instructions_under_callgrind() -> None:
+    stdout = run_bench(
+        "bench.movecost", "--instructions", "--moves", "3", env=without_services(), timeout=300
+    )
+
+    count = re.fullmatch(r"3 moves: ([\d.]+) M instructions a move\n", stdout)
+    assert count and float(count.group(1)) > 1  # a move is millions, not nothing
