@@ -22,7 +22,7 @@ from games import rules
 from games.bounded import Bounded
 from games.models import Game, Seat
 from games.presence import SPECTATORS, is_away
-from games.scorecard import column_names, scorecard_rows, scorecard_table
+from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 
@@ -146,7 +146,6 @@ def table_context(
     declaring = (
         live and state.options.declared_target and state.roll_number > 0 and not state.target
     )
-    options = rules.scoring_options(state) if live else {}
     context.update(
         state=state,
         live=live,
@@ -154,7 +153,6 @@ def table_context(
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         columns=column_names(state, names),
         current_column=None if state.is_finished else state.current_index,
-        rows=scorecard_rows(state, options, live, declaring),
         dice=[
             Die(position=i, face=face, held=i in state.held) for i, face in enumerate(state.dice)
         ],
@@ -175,9 +173,7 @@ def table_context(
         bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
     )
     context["dice_buttons"] = dice_buttons(context["dice"], context["can_hold"])
-    context["scorecard"] = scorecard_table(
-        context["rows"], context["columns"], context["current_column"]
-    )
+    context["scorecard"] = scorecard_table(state, context["columns"], live, declaring)
     return context
 
 

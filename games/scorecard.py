@@ -4,7 +4,6 @@ player to move, whose column offers the scores, and it is most of a table's rend
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -121,11 +120,15 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
 _SCORECARDS: Bounded[str, str] = Bounded(256)
 
 
-def scorecard_table(rows: list[Row], columns: list[str], current_column: int | None) -> str:
-    """The scorecard's table, rendered once per content and language."""
-    key = _content_key(rows, columns, current_column)
+def scorecard_table(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
+    """The scorecard's table, rendered once per content and language: the rows are built
+    only when it is not in the cache."""
+    key = _content_key(state, columns, live, declaring)
     html = _SCORECARDS.get(key)
     if html is None:
+        options = rules.scoring_options(state) if live and not declaring else {}
+        rows = scorecard_rows(state, options, live, declaring)
+        current_column = None if state.is_finished else state.current_index
         body = mark_safe("".join(_row(row, current_column) for row in rows))
         context = {"body": body, "columns": columns, "current_column": current_column}
         html = render_to_string(TEMPLATE, context)
@@ -133,25 +136,27 @@ def scorecard_table(rows: list[Row], columns: list[str], current_column: int | N
     return html
 
 
-def _content_key(rows: list[Row], columns: list[str], current_column: int | None) -> str:
-    """Everything the scorecard's table shows, as one (unambiguous: JSON) string. A
-    string and not a tuple of the rows: the garbage collector walks every tuple and
-    dataclass a cache keeps (256 scorecards of ~100 cells each were most of what its
-    young generations held), never a string."""
-    content = [
-        [
-            row.key,
-            row.name,
-            [
-                [c.points, c.option, c.target, c.declarable, c.current, c.label]
-                if isinstance(c, Cell)
-                else c
-                for c in row.cells
-            ],
-        ]
-        for row in rows
-    ]
-    return json.dumps([get_language(), current_column, columns, content])
+def _content_key(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
+    """Everything the scorecard's table is made of, as one string: the written scores,
+    whose turn, the target, and for the player to move (``live``) the dice their scores
+    are offered for; not the dice for the others, so that their scorecard is found again
+    after each roll. A string and not a tuple: the garbage collector walks every tuple a
+    cache keeps (256 scorecards' keys were most of what its young generations held),
+    never a string. ``repr`` quotes every name, so no name can make two keys equal."""
+    return repr(
+        (
+            get_language(),
+            columns,
+            live,
+            declaring,
+            state.ruleset_key,
+            state.options,
+            state.scorecards,
+            state.turn,
+            state.target,
+            (state.dice, state.roll_number) if live else None,
+        )
+    )
 
 
 def _row(row: Row, current_column: int | None) -> SafeString:

@@ -3,16 +3,17 @@ most of a table, once per content."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import rendering, scorecard
+from games import rendering, rules, scorecard
 from games.bounded import Bounded
 from games.models import Game, Seat
-from games.scorecard import scorecard_rows
 from games.services import Viewer
 from games.snapshots import read_game
 from games.viewer import peek_viewer
@@ -130,12 +131,64 @@ def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
 
 
 def test_names_cannot_make_two_scorecards_share_a_cache_entry(alice: Client, dice: object) -> None:
-    rows = scorecard_rows(read_game(id=create_game(alice).id).engine_state(), {}, False, False)
-    two = scorecard.scorecard_table(rows, ["x", "y"], None)
-    one = scorecard.scorecard_table(rows, ["x\x1fy"], None)  # a separator in a name
+    state = read_game(id=create_game(alice).id).engine_state()
+    two = scorecard.scorecard_table(state, ["x", "y"], False, False)
+    one = scorecard.scorecard_table(state, ["x', 'y"], False, False)  # a quote in a name
 
     assert ">x</th>" in two and ">y</th>" in two
-    assert ">x\x1fy</th>" in one and ">y</th>" not in one
+    assert ">x&#x27;, &#x27;y</th>" in one and ">y</th>" not in one
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"ruleset": "yahtzee", "players": "Bob"},
+        {"ruleset": "yatzy", "players": "Bob", "declared_target": "on"},
+        {"ruleset": "maxi_yatzy", "players": "Bob", "forced_order": "on"},
+    ],
+)
+def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
+    alice: Client, dice: object, options: dict[str, str]
+) -> None:
+    """Through whole games (rolls, holds, declarations, scores): every viewer's table
+    with the caches filled as play goes on equals the same table rendered with empty
+    caches, so the cache key holds everything a scorecard shows."""
+    game = create_game(alice, **options)
+    mover = viewer_of(alice)
+    while True:
+        current = read_game(id=game.id)
+        state = current.engine_state()
+        if state.is_finished:
+            break
+        for viewer in (mover, Viewer("")):
+            cached = rendering.table_partial(current, viewer)
+            with _empty_caches():
+                assert rendering.table_partial(current, viewer) == cached
+        _next_move(alice, current, state)
+
+
+def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
+    """Declare if the table asks for it, hold a die after the first roll, roll to the
+    last roll, score."""
+    url, data = f"/g/{game.code}/roll/", {"version": game.version}
+    if state.options.declared_target and state.roll_number and not state.target:
+        url, data["category"] = f"/g/{game.code}/declare/", state.open_categories()[-1]
+    elif state.roll_number == 1 and not state.held:
+        url, data["die"] = f"/g/{game.code}/hold/", "0"
+    elif state.roll_number == rules.MAX_ROLLS:
+        url = f"/g/{game.code}/score/"
+        data.update(category=next(iter(rules.scoring_options(state))), confirm="1")
+    assert client.post(url, data, **HTMX).status_code == 200
+
+
+@contextmanager
+def _empty_caches() -> Iterator[None]:
+    kept = rendering._LIVE_CACHE, scorecard._SCORECARDS
+    rendering._LIVE_CACHE, scorecard._SCORECARDS = Bounded(2048), Bounded(256)
+    try:
+        yield
+    finally:
+        rendering._LIVE_CACHE, scorecard._SCORECARDS = kept
 
 
 def test_a_cache_keeps_its_most_recently_written_entries() -> None:
