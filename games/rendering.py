@@ -121,9 +121,11 @@ def table_context(
     message: str | None = None,
     confirm: str | None = None,
     hint: object | None = None,
+    watching_line: str | None = None,
 ) -> dict:
     """Everything ``table.html`` shows to ``viewer``; ``confirm`` is a category whose
-    zero score waits for the player's confirmation."""
+    zero score waits for the player's confirmation; ``watching_line`` stands in for
+    the spectators' line, counted now if not given."""
     seats = list(game.seats.all())
     state = game.engine_state()
     context: dict = {
@@ -135,7 +137,7 @@ def table_context(
         "seats": seats,
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": [s for s in seats if s.token in viewer.tokens],
-        "watching": watching(spectators(game)),
+        "watching": watching(spectators(game)) if watching_line is None else watching_line,
     }
     if state is None:
         return context
@@ -314,12 +316,11 @@ def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None
     if html is None and not render:
         return None
     if html is None:
-        context = table_context(game, viewer)
-        if game.next_game_id:
-            context["redirect"] = table_urls(game.next_game.code)["table"]
         # Spectators come and go without a move: their count is filled in per
         # request, so that their arrivals do not each cost a rendering.
-        context["watching"] = mark_safe(_WATCHING_MARK)
+        context = table_context(game, viewer, watching_line=mark_safe(_WATCHING_MARK))
+        if game.next_game_id:
+            context["redirect"] = table_urls(game.next_game.code)["table"]
         html = render_to_string(TEMPLATE + "#table", context)
         _LIVE_CACHE[key] = html
     return _with_watching(game, html)
