@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast
+from games import broadcast, queries
 from games import rules as engine
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
 from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
@@ -339,10 +339,10 @@ def get_game(code: str) -> Game:
 
 
 def _locked(code: str) -> Game:
-    try:
-        return Game.objects.select_for_update().get(code=code)  # no ORDER BY, unlike first()
-    except Game.DoesNotExist:
-        raise GameNotFound from None
+    game = queries.locked_game(code)
+    if game is None:
+        raise GameNotFound
+    return game
 
 
 def _seat_of(game: Game, player_index: int) -> Seat:

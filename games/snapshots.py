@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import time
 
+from games import queries
 from games.bounded import Bounded
-from games.models import Game, Seat
+from games.models import Game
 
 
 def read_game(**lookup: object) -> Game | None:
@@ -41,8 +42,7 @@ def with_seats(game: Game) -> Game:
     the server for 120-240 ms every few seconds (docs/performance.md, round 4); the
     prefetch machinery was also a tenth of a move's CPU. Without the links a game is
     freed as soon as its last reference goes."""
-    seats = Seat.objects.filter(game_id=game.id)
-    len(seats)  # read now; further queries on it (``.get``, ``.filter``) still work
+    seats = queries.seats_of(game)
     cache = getattr(game, "_prefetched_objects_cache", {})
     game._prefetched_objects_cache = {**cache, "seats": seats}
     return game
