@@ -491,17 +491,18 @@ def _write_score(
 ) -> dict:
     key, points = new.scorecards[old.current_index].entries[-1]
     try:
-        with transaction.atomic():
-            ScoreEntry.objects.create(
-                game=game,
-                scorecard=old.current_index,
-                category=key,
-                points=points,
-                seat=seat,
-                turn=old.turn,
-            )
+        ScoreEntry.objects.create(
+            game=game,
+            scorecard=old.current_index,
+            category=key,
+            points=points,
+            seat=seat,
+            turn=old.turn,
+        )
     except IntegrityError:
-        # the row lock makes this unreachable; the constraint is the last guard
+        # The row lock makes this unreachable; the constraint is the last guard. No
+        # savepoint (two more queries a score): the error leaves the move's
+        # transaction, which rolls back, and nothing runs in it after the error.
         raise StaleGame from None
     return {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
 

@@ -233,6 +233,22 @@ def test_a_move_reads_its_session_from_the_cache(alice: Client, game: Game) -> N
     assert fresh(game).engine_state().roll_number == 1
 
 
+def test_a_score_row_written_behind_the_lock_is_answered_as_a_stale_page(
+    alice: Client, game: Game
+) -> None:
+    roll(alice, game)
+    before = fresh(game)
+    ScoreEntry.objects.create(game=game, scorecard=0, category="chance", points=1, turn=0)
+
+    response = score(alice, game, "chance")
+
+    assert response.status_code == 409
+    assert "The table has changed since your page was drawn" in response.content.decode()
+    after = fresh(game)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert list(ScoreEntry.objects.filter(game=game).values_list("points")) == [(1,)]
+
+
 def test_a_move_writes_its_own_fields_and_not_the_spectator_count(
     alice: Client, game: Game
 ) -> None:
