@@ -78,11 +78,22 @@ def screenshot(page: object, name: str) -> None:
 
 
 def score_first_option(page: object) -> None:
-    """Click the first score button on ``page``, confirming a zero if asked."""
+    """Click the first score button on ``page``, confirming a zero if asked; return once
+    the table after the score is on the page.
+
+    The answer's arrival is not enough: htmx swaps it in after it arrives, and a check
+    for the confirmation made in between found none and left the zero unconfirmed."""
+    from playwright.sync_api import expect
+
+    # a move clicked just before (a roll) must be on the page first: htmx marks the
+    # element of a request in flight until its answer is swapped in
+    expect(page.locator(".htmx-request")).to_have_count(0)  # type: ignore[attr-defined]
+    version = page.locator("#table").get_attribute("data-version")  # type: ignore[attr-defined]
+    scored = page.locator(f"#table:not([data-version='{version}'])")  # type: ignore[attr-defined]
     option = page.get_by_role("button", name=re.compile(r"^Score \d+ in ")).first  # type: ignore[attr-defined]
-    with page.expect_response(lambda response: "/score/" in response.url):  # type: ignore[attr-defined]
-        option.click()
+    option.click()
     confirm = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))  # type: ignore[attr-defined]
+    expect(confirm.or_(scored)).to_be_attached()
     if confirm.count():
-        with page.expect_response(lambda response: "/score/" in response.url):  # type: ignore[attr-defined]
-            confirm.click()
+        confirm.click()
+    expect(scored).to_be_attached()
