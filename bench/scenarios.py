@@ -21,10 +21,18 @@ def prepare_site(var_dir: str) -> None:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # setup calls only, never under load
     import django
     from django.core.management import call_command
+    from django.db import OperationalError
 
     django.setup()
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    call_command("migrate", verbosity=0)
+    try:
+        call_command("migrate", verbosity=0)
+    except OperationalError as error:
+        reason = str(error).strip().splitlines()[-1]
+        raise SystemExit(
+            f"The benchmark cannot use its database ({reason}). With DATABASE_URL set it"
+            " runs on that database, which must exist (createdb) and be reachable."
+        ) from None
 
 
 def _new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:

@@ -4,6 +4,8 @@ as two processes on PostgreSQL and Redis (a tiny load; no timing is asserted).""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -37,3 +39,21 @@ def test_the_benchmark_runs_the_scale_out_setup(
     report = tiny_load(tmp_path / "results.json", idle=0, env=bench_services)
 
     assert report["loads"][0]["project"]["processes"] == 2
+
+
+def test_a_missing_database_is_named_not_a_traceback(postgres: None, redis_layer: None) -> None:
+    missing = urlunsplit(urlsplit(os.environ["DATABASE_URL"])._replace(path="/yatzy_no_such_db"))
+    env = {**without_services(), "DATABASE_URL": missing, "REDIS_URL": os.environ["REDIS_URL"]}
+
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.load", "--rates", "20", "--idle", "0"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 1
+    assert "The benchmark cannot use its database" in result.stderr
+    assert "yatzy_no_such_db" in result.stderr and "Traceback" not in result.stderr
