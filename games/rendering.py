@@ -154,7 +154,6 @@ def table_context(
         declaring=declaring,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         columns=column_names(state, names),
-        current_column=None if state.is_finished else state.current_index,
         dice=[
             Die(position=i, face=face, held=i in state.held) for i, face in enumerate(state.dice)
         ],
