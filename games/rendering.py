@@ -68,13 +68,18 @@ class Die:
         return gettext("Held: click to release") if self.held else gettext("Click to hold")
 
 
-def dice_buttons(dice: list[Die], can_hold: bool) -> SafeString:
-    """The dice as the hold form's buttons. Built here and not in the template, like the
-    scorecard's cells: a loop of five buttons of a dozen tags each was most of the
-    table's own template, and a die reads the same from one table to the next far more
-    often than not."""
+def dice_buttons(state: rules.GameState, can_hold: bool) -> SafeString:
+    """The dice as the hold form's buttons (empty before the first roll). Built here and
+    not in the template, like the scorecard's cells: a loop of five buttons of a dozen
+    tags each was most of the table's own template, and a die reads the same from one
+    table to the next far more often than not."""
     language = get_language()
-    return mark_safe("".join(_die_button(die, can_hold, language) for die in dice))
+    return mark_safe(
+        "".join(
+            _die_button(Die(position=i, face=face, held=i in state.held), can_hold, language)
+            for i, face in enumerate(state.dice)
+        )
+    )
 
 
 @lru_cache(maxsize=512)  # 6 faces x 2 x 5 positions x 2 x the languages
@@ -154,9 +159,6 @@ def table_context(
         declaring=declaring,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         columns=column_names(state, names),
-        dice=[
-            Die(position=i, face=face, held=i in state.held) for i, face in enumerate(state.dice)
-        ],
         dice_count=state.dice_count,
         rolls_left=rules.MAX_ROLLS - state.roll_number,
         can_roll=live
@@ -173,7 +175,7 @@ def table_context(
         can_hint=live and game.coach and not state.is_finished,
         bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
     )
-    context["dice_buttons"] = dice_buttons(context["dice"], context["can_hold"])
+    context["dice_buttons"] = dice_buttons(state, context["can_hold"])
     context["scorecard"] = scorecard_table(state, context["columns"], live, declaring)
     return context
 

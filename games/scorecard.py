@@ -169,11 +169,11 @@ def _row(row: Row, current_column: int | None) -> SafeString:
     # new scorecard, and format_html's lazy-string checks were half its cost.
     return mark_safe(
         f'<tr class="row-{row.kind}"><th scope="row">{escape(row.name)}</th>'
-        f"{row_cells(row, current_column)}</tr>"
+        f"{_cells(row, current_column)}</tr>"
     )
 
 
-def row_cells(row: Row, current_column: int | None) -> SafeString:
+def _cells(row: Row, current_column: int | None) -> SafeString:
     """The ``<td>`` cells of one row."""
     if row.kind == "category":
         language = get_language()

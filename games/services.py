@@ -449,11 +449,11 @@ def _save_state(
     """Store ``new`` (and the ``changed`` fields), log what changed, bump the version,
     broadcast on commit."""
     game.set_engine_state(new)
-    changed = ["state", *changed]
+    fields = ["state", *changed]
     if new.is_finished and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        changed += ["status", "finished_at"]
+        fields += ["status", "finished_at"]
     data: dict = {}
     if old is not None and new.turn > old.turn:
         data = _write_score(game, old, new, seat)
@@ -463,7 +463,7 @@ def _save_state(
         data = {"held": list(new.held)}
     elif kind == GameEvent.Kind.DECLARE:
         data = {"category": new.target}
-    _bump(game, kind, seat, data, changed)
+    _bump(game, kind, seat, data, fields)
     if new.roll_number == 1 and (old is None or new.turn != old.turn):
         # the automatic first roll of the next turn, logged for replay
         _log(

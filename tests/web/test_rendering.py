@@ -3,8 +3,6 @@ most of a table, once per content."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -26,8 +24,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The partials rendered from now on, in order (caches start empty)."""
-    monkeypatch.setattr(rendering, "_LIVE_CACHE", Bounded(2048))
-    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(256))
+    empty_caches(monkeypatch)
     rendered: list[str] = []
     real_render = rendering.render_to_string
 
@@ -148,7 +145,7 @@ def test_names_cannot_make_two_scorecards_share_a_cache_entry(alice: Client, dic
     ],
 )
 def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
-    alice: Client, dice: object, options: dict[str, str]
+    alice: Client, dice: object, options: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Through whole games (rolls, holds, declarations, scores): every viewer's table
     with the caches filled as play goes on equals the same table rendered with empty
@@ -162,7 +159,8 @@ def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
             break
         for viewer in (mover, Viewer("")):
             cached = rendering.table_partial(current, viewer)
-            with _empty_caches():
+            with monkeypatch.context() as patch:
+                empty_caches(patch)
                 assert rendering.table_partial(current, viewer) == cached
         _next_move(alice, current, state)
 
@@ -181,14 +179,10 @@ def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
     assert client.post(url, data, **HTMX).status_code == 200
 
 
-@contextmanager
-def _empty_caches() -> Iterator[None]:
-    kept = rendering._LIVE_CACHE, scorecard._SCORECARDS
-    rendering._LIVE_CACHE, scorecard._SCORECARDS = Bounded(2048), Bounded(256)
-    try:
-        yield
-    finally:
-        rendering._LIVE_CACHE, scorecard._SCORECARDS = kept
+def empty_caches(patch: pytest.MonkeyPatch) -> None:
+    """Fresh, empty table and scorecard caches for this process, until ``patch`` undoes it."""
+    patch.setattr(rendering, "_LIVE_CACHE", Bounded(rendering._LIVE_CACHE.size))
+    patch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
 
 
 def test_a_cache_keeps_its_most_recently_written_entries() -> None:

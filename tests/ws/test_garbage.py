@@ -84,7 +84,7 @@ def test_the_server_keeps_what_it_loaded_at_start_out_of_full_collections() -> N
 def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(256))
+    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
     game = create_game(alice, players="Bob")
     table_partial(read_game(id=game.id), Viewer(""))
 
