@@ -89,7 +89,7 @@ def create_game(
                 browser_id=viewer.browser_id if spec.kind == Seat.Kind.LOCAL else "",
                 claimed_at=None if spec.kind == Seat.Kind.REMOTE else now,
             )
-        _log(game, GameEvent.Kind.CREATE, None, {})
+        _log(game, [(GameEvent.Kind.CREATE, None, {})])
         if not any(spec.kind == Seat.Kind.REMOTE for spec in seats):
             _start(game)
     return game
@@ -304,7 +304,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 browser_id=seat.browser_id,
                 claimed_at=now,
             )
-        _log(following, GameEvent.Kind.CREATE, None, {"previous": game.code})
+        _log(following, [(GameEvent.Kind.CREATE, None, {"previous": game.code})])
         _start(following)
         game.next_game = following
         _bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
@@ -463,12 +463,13 @@ def _save_state(
         data = {"held": list(new.held)}
     elif kind == GameEvent.Kind.DECLARE:
         data = {"category": new.target}
-    _bump(game, kind, seat, data, fields)
+    next_roll: list[Event] = []
     if new.roll_number == 1 and (old is None or new.turn != old.turn):
         # the automatic first roll of the next turn, logged for replay
-        _log(
-            game, GameEvent.Kind.ROLL, None, {"dice": list(new.dice), "held": [], "roll_number": 1}
-        )
+        next_roll = [
+            (GameEvent.Kind.ROLL, None, {"dice": list(new.dice), "held": [], "roll_number": 1})
+        ]
+    _bump(game, kind, seat, data, fields, next_roll)
     _wake_bot(game, new)
 
 
@@ -490,15 +491,16 @@ def _write_score(
     game: Game, old: engine.GameState, new: engine.GameState, seat: Seat | None
 ) -> dict:
     key, points = new.scorecards[old.current_index].entries[-1]
+    entry = ScoreEntry(
+        game=game,
+        scorecard=old.current_index,
+        category=key,
+        points=points,
+        seat=seat,
+        turn=old.turn,
+    )
     try:
-        ScoreEntry.objects.create(
-            game=game,
-            scorecard=old.current_index,
-            category=key,
-            points=points,
-            seat=seat,
-            turn=old.turn,
-        )
+        queries.insert([entry])
     except IntegrityError:
         # The row lock makes this unreachable; the constraint is the last guard. No
         # savepoint (two more queries a score): the error leaves the move's
@@ -507,24 +509,38 @@ def _write_score(
     return {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
 
 
+Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did
+
+
 def _bump(
-    game: Game, kind: str, seat: Seat | None, data: dict, changed: Iterable[str] = ()
+    game: Game,
+    kind: str,
+    seat: Seat | None,
+    data: dict,
+    changed: Iterable[str] = (),
+    then: Sequence[Event] = (),
 ) -> None:
-    """Bump the version and save it with the ``changed`` fields, and no others: the
+    """Bump the version, save it with the ``changed`` fields and no others (the
     spectator count is not the move's to write, and an UPDATE of every column was a
-    tenth of a move."""
+    tenth of a move), and log the event, and the ``then`` events after it, at the new
+    version."""
     game.version += 1
-    game.save(update_fields=["version", *changed])
-    _log(game, kind, seat, data)
+    queries.update(game, ["version", *changed])
+    _log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     transaction.on_commit(lambda: broadcast.game_changed(code, version, game))
 
 
-def _log(game: Game, kind: str, seat: Seat | None, data: dict) -> None:
-    GameEvent.objects.create(
-        game=game,
-        version=game.version,
-        kind=kind,
-        seat_position=seat.position if seat else None,
-        data=data,
+def _log(game: Game, events: Sequence[Event]) -> None:
+    queries.insert(
+        [
+            GameEvent(
+                game=game,
+                version=game.version,
+                kind=kind,
+                seat_position=seat.position if seat else None,
+                data=data,
+            )
+            for kind, seat, data in events
+        ]
     )
