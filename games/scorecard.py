@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
+from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.html import format_html
@@ -16,17 +17,19 @@ from django.utils.translation import get_language, gettext
 from games import rules
 from games.bounded import Bounded
 
-TEMPLATE = "games/table.html#scorecard"
+HEAD_TEMPLATE = "games/table.html#scorecard-head"
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
+    """One category's cell of one column. A named tuple and not a dataclass: a new
+    scorecard makes a hundred of them, each the key of a cached ``<td>``, and a tuple
+    is made and hashed in C."""
+
     points: int | None  # what is written, None while open
     option: int | None = None  # what scoring here would give now, for the player to move
     target: bool = False  # the declared target of this turn
     declarable: bool = False  # may be declared as the target now
     current: bool = False  # in the column of the scorecard to move
-    label: str = ""  # the accessible name of the cell's button, if it has one
 
     @property
     def css(self) -> str:
@@ -56,32 +59,20 @@ def scorecard_rows(
     rows: list[Row] = []
 
     def category_row(category: rules.Category) -> Row:
-        name = gettext(category.name)
         cells = []
         for index, points_of in enumerate(written):
             points = points_of.get(category.key)
             mine_now = live and index == current
-            option = options.get(category.key) if mine_now and not declaring else None
-            declarable = mine_now and declaring and points is None
-            label = ""
-            if points is None and option is not None:
-                label = gettext("Score %(points)s in %(category)s") % {
-                    "points": option,
-                    "category": name,
-                }
-            elif points is None and declarable:
-                label = gettext("Declare %(category)s as target") % {"category": name}
             cells.append(
                 Cell(
-                    points=points,
-                    option=option,
-                    target=index == current and state.target == category.key,
-                    declarable=declarable,
-                    current=index == current,
-                    label=label,
+                    points,
+                    options.get(category.key) if mine_now and not declaring else None,
+                    index == current and state.target == category.key,
+                    mine_now and declaring and points is None,
+                    index == current,
                 )
             )
-        return Row(category.key, name, "category", tuple(cells))
+        return Row(category.key, gettext(category.name), "category", tuple(cells))
 
     upper = [c for c in state.categories if c.is_upper]
     lower = [c for c in state.categories if not c.is_upper]
@@ -118,10 +109,12 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
-_SCORECARDS: Bounded[str, str] = Bounded(256)
+_SCORECARDS: Bounded[str, SafeString] = Bounded(256)
 
 
-def scorecard_table(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
+def scorecard_table(
+    state: rules.GameState, columns: list[str], live: bool, declaring: bool
+) -> SafeString:
     """The scorecard's table, rendered once per content and language: the rows are built
     only when it is not in the cache."""
     key = _content_key(state, columns, live, declaring)
@@ -130,9 +123,10 @@ def scorecard_table(state: rules.GameState, columns: list[str], live: bool, decl
         options = rules.scoring_options(state) if live and not declaring else {}
         rows = scorecard_rows(state, options, live, declaring)
         current_column = None if state.is_finished else state.current_index
-        body = mark_safe("".join(_row(row, current_column) for row in rows))
-        context = {"body": body, "columns": columns, "current_column": current_column}
-        html = render_to_string(TEMPLATE, context)
+        body = "".join(_row(row, current_column) for row in rows)
+        head = _head(tuple(columns), current_column, get_language())
+        # safe: the head is a rendered template, the rows escape what they show
+        html = mark_safe(f'<table class="scorecard">{head}<tbody>{body}</tbody></table>')
         _SCORECARDS[key] = html
     return html
 
@@ -160,37 +154,43 @@ def _content_key(state: rules.GameState, columns: list[str], live: bool, declari
     )
 
 
-def _row(row: Row, current_column: int | None) -> SafeString:
+@lru_cache(maxsize=256)
+def _head(columns: tuple[str, ...], current_column: int | None, language: str) -> str:
+    """The table's caption and column heads, rendered once per players, turn and
+    ``language`` (which keys the cache): they change only when the turn does."""
+    return render_to_string(HEAD_TEMPLATE, {"columns": columns, "current_column": current_column})
+
+
+def _row(row: Row, current_column: int | None) -> str:
     """One row of the table. The rows and their cells are built here and not in the
     template: a scorecard has up to twenty rows and a hundred cells, the template's
     loops over them were most of its rendering, and the player to move gets a new
     scorecard on every roll."""
     # f-strings with escape() and not format_html: this runs for every row of every
     # new scorecard, and format_html's lazy-string checks were half its cost.
-    return mark_safe(
+    return (
         f'<tr class="row-{row.kind}"><th scope="row">{escape(row.name)}</th>'
         f"{_cells(row, current_column)}</tr>"
     )
 
 
-def _cells(row: Row, current_column: int | None) -> SafeString:
+def _cells(row: Row, current_column: int | None) -> str:
     """The ``<td>`` cells of one row."""
     if row.kind == "category":
         language = get_language()
-        return mark_safe("".join(_category_cell(cell, row.key, language) for cell in row.cells))
-    return mark_safe(
-        "".join(
-            f'<td class="{"current" if i == current_column else ""}">{escape(cell)}</td>'
-            for i, cell in enumerate(row.cells)
-        )
+        return "".join(_category_cell(cell, row.key, row.name, language) for cell in row.cells)
+    return "".join(
+        f'<td class="{"current" if i == current_column else ""}">{escape(cell)}</td>'
+        for i, cell in enumerate(row.cells)
     )
 
 
 @lru_cache(maxsize=1024)  # most cells read the same from one rendering to the next
-def _category_cell(cell: Cell, category: str, language: str) -> SafeString:
+def _category_cell(cell: Cell, category: str, name: str, language: str) -> SafeString:
     """Points written, the button that scores them, or the one that declares the
-    category as this turn's target (``language`` keys the cache: it is the
-    button's). Buttons have ids, so that keyboard focus survives a new table."""
+    category (its translated ``name``) as this turn's target; ``language`` keys the
+    cache, the buttons' names are in it. Buttons have ids, so that keyboard focus
+    survives a new table."""
     if cell.points is not None:
         content = str(cell.points)
     elif cell.option is not None:
@@ -200,7 +200,7 @@ def _category_cell(cell: Cell, category: str, language: str) -> SafeString:
             category,
             category,
             " zero" if cell.option == 0 else "",
-            cell.label,
+            gettext("Score %(points)s in %(category)s") % {"points": cell.option, "category": name},
             cell.option,
         )
     elif cell.declarable:
@@ -209,7 +209,7 @@ def _category_cell(cell: Cell, category: str, language: str) -> SafeString:
             ' aria-label="{}">{}</button>',
             category,
             category,
-            cell.label,
+            gettext("Declare %(category)s as target") % {"category": name},
             gettext("Target"),
         )
     else:

@@ -23,17 +23,22 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The partials rendered from now on, in order (caches start empty)."""
+    """The tables rendered and the scorecards built from now on, in order (caches start
+    empty)."""
     empty_caches(monkeypatch)
     rendered: list[str] = []
-    real_render = rendering.render_to_string
+    real_render, real_rows = rendering.render_to_string, scorecard.scorecard_rows
 
     def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
         rendered.append(template.partition("#")[2])
         return real_render(template, context, *args, **kwargs)
 
+    def rows_counted(*args, **kwargs) -> list[scorecard.Row]:
+        rendered.append("scorecard")
+        return real_rows(*args, **kwargs)
+
     monkeypatch.setattr(rendering, "render_to_string", counted)
-    monkeypatch.setattr(scorecard, "render_to_string", counted)
+    monkeypatch.setattr(scorecard, "scorecard_rows", rows_counted)
     return rendered
 
 
