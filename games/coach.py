@@ -20,8 +20,8 @@ ALTERNATIVES = 3
 @dataclass(frozen=True)
 class Line:
     text: str
-    expected: str  # formatted expected final score
-    behind: str = ""  # how much less than the best, formatted
+    expected: float  # the expected final score
+    behind: float = 0.0  # how much less than the best
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) 
     loss = result.loss(choice)
     return Line(
         text=describe(state, choice),
-        expected=f"{choice.expected:.1f}",
-        behind=f"{loss:.1f}" if loss > 0 else "",
+        expected=choice.expected,
+        behind=max(loss, 0.0),
     )
 
 

@@ -157,12 +157,12 @@ def _analysis_context(analysis, columns: list[str], rounds: int) -> dict:
         {
             "name": columns[card.index],
             "final": card.final,
-            "expected": f"{card.expected_start:.1f}",
+            "expected": card.expected_start,
             "decisions": card.decisions,
             "mistakes": card.mistakes,
-            "total_loss": f"{card.total_loss:.1f}",
-            "mean_loss": f"{card.mean_loss:.2f}",
-            "luck": f"{card.luck:+.1f}",
+            "total_loss": card.total_loss,
+            "mean_loss": card.mean_loss,
+            "luck": card.luck,
         }
         for card in analysis.cards
     ]

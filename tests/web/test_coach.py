@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -94,3 +96,17 @@ def test_an_unknown_game_has_no_hint(alice: Client) -> None:
     response = alice.get("/g/nosuchgame/hint/")
 
     assert response.status_code == 404
+
+
+def test_the_coach_writes_its_decimals_as_the_language_does(
+    alice: Client, solved: None, four_sixes: None
+) -> None:
+    game = create_game(alice, coach="on")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+
+    body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    hint = body.partition('<section class="hint"')[2].partition("</section>")[0]
+    assert len(re.findall(r"\d,\d", hint)) == 7  # the best's points, 3 runners-up's and gaps
+    assert not re.search(r"\d\.\d", hint)

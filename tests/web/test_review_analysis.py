@@ -88,6 +88,27 @@ def test_the_review_page_shows_skill_luck_and_the_chart(alice: Client, scripted_
     assert len(re.search(r'<polyline points="([^"]+)"', svg).group(1).split()) == 7
 
 
+def test_the_review_writes_decimals_in_finnish_but_draws_with_points(
+    alice: Client, scripted_game
+) -> None:
+    in_english = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+
+    page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    figures = r"<tr><th scope=\"row\">Alice</th>(.*?)</tr>"
+    english = re.findall(r"<td>(.*?)</td>", re.search(figures, in_english).group(1))
+    finnish = re.findall(r"<td>(.*?)</td>", re.search(figures, page).group(1))
+    assert finnish == [cell.replace(".", ",") for cell in english] != english
+    assert coordinates(page) == coordinates(in_english)
+
+
+def coordinates(page: str) -> list[str]:
+    """The chart's attributes (its points, lines and box), as written in the page."""
+    drawing = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+    return re.findall(r'(?:points|x\d?|y\d?|cx|cy|viewBox)="([^"]*)"', drawing)
+
+
 def test_a_maxi_game_says_why_it_has_no_analysis(alice: Client, dice: object) -> None:
     game = create_game(alice, ruleset="maxi_yatzy")
     play_first_open_category(alice, game)
