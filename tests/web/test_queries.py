@@ -26,6 +26,7 @@ def test_the_locked_read_gives_the_game_as_the_orm_reads_it(alice: Client, dice:
     fields = [field.attname for field in Game._meta.concrete_fields]
     assert [getattr(locked, f) for f in fields] == [getattr(orm, f) for f in fields]
     assert locked.engine_state() == orm.engine_state() and locked.started_at is not None
+    assert (locked._state.adding, locked._state.db) == (False, orm._state.db)  # saves update
     (sql,) = [query["sql"] for query in read]
     assert ("FOR UPDATE" in sql) == connection.features.has_select_for_update
 
