@@ -284,8 +284,12 @@ def spectators(game: Game) -> int:
 
 def watching(spectators: int) -> str:
     """The presence list's line that counts the spectators; none for none."""
-    if not spectators:
-        return ""
+    return _watching(spectators, get_language()) if spectators else ""
+
+
+@lru_cache(maxsize=256)  # filled in on every table sent
+def _watching(spectators: int, language: str) -> str:
+    """``watching``'s line in ``language`` (which keys the cache)."""
     text = ngettext("%(counter)s watching", "%(counter)s watching", spectators) % {
         "counter": spectators
     }

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.test import Client
 from django.utils import translation
 
+from games.rendering import watching
 from tests.conftest import create_game
 
 PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
@@ -68,3 +69,11 @@ def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: objec
     assert "Sinun vuorosi, Alice." in page
     assert 'aria-label="Noppa 1: ' in page
     assert "Ykköset" in page and "Välisumma" in page
+
+
+def test_the_spectators_line_is_in_each_viewers_language(db: None) -> None:
+    with translation.override("en"):
+        assert watching(2) == '<li class="watching">2 watching</li>'
+    with translation.override("fi"):
+        assert watching(2) == '<li class="watching">2 seuraa</li>'
+        assert watching(0) == ""
