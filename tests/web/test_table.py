@@ -3,6 +3,8 @@ answered with a 4xx and the table as it was."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -264,3 +266,31 @@ def _points(game: Game, key: str) -> int:
     from games.rules import scoring_options
 
     return scoring_options(fresh(game).engine_state())[key]
+
+
+def test_the_presence_list_names_who_is_connected_away_or_a_computer(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    carol = Client()
+    game = create_game(alice, invites="2", bots="1")
+    bob.post(f"/g/{game.code}/join/", {"name": "<b>Bob</b>"})
+    carol.post(f"/g/{game.code}/join/", {"name": "Carol"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    game.seats.filter(name="Carol").update(connections=1)
+
+    listed = presence_list(alice, game)
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    in_finnish = presence_list(alice, game)
+
+    assert listed == [
+        '<li class="offline">&lt;b&gt;Bob&lt;/b&gt;: away</li>',
+        '<li class="online">Carol: connected</li>',
+        '<li class="bot">Computer 1 (Good): computer player</li>',
+    ]
+    assert in_finnish[1] == '<li class="online">Carol: paikalla</li>' and len(in_finnish) == 3
+
+
+def presence_list(client: Client, game: Game) -> list[str]:
+    page = client.get(f"/g/{game.code}/").content.decode()
+    listed = page.partition('<ul class="presence"')[2].partition("</ul>")[0]
+    return re.findall(r"<li .*?</li>", listed)
