@@ -294,3 +294,29 @@ def presence_list(client: Client, game: Game) -> list[str]:
     page = client.get(f"/g/{game.code}/").content.decode()
     listed = page.partition('<ul class="presence"')[2].partition("</ul>")[0]
     return re.findall(r"<li .*?</li>", listed)
+
+
+def test_the_roll_button_counts_the_rolls_left_and_is_off_when_none_are(
+    alice: Client, bob: Client, game: Game
+) -> None:
+    buttons = []
+    for _ in range(3):
+        roll(alice, game)
+        buttons.append(roll_button(alice, game))
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+
+    assert buttons == [
+        '<button type="submit" id="roll-button" class="primary roll-button">Roll'
+        ' <span class="rolls-left">(2 rolls left)</span></button>',
+        '<button type="submit" id="roll-button" class="primary roll-button">Roll'
+        ' <span class="rolls-left">(1 roll left)</span></button>',
+        '<button type="submit" id="roll-button" class="primary roll-button" disabled>Roll'
+        ' <span class="rolls-left">(0 rolls left)</span></button>',
+    ]
+    assert "(0 heittoa jäljellä)</span>" in roll_button(alice, game)
+    assert " disabled>" in roll_button(bob, game)  # a browser without a seat watches
+
+
+def roll_button(client: Client, game: Game) -> str:
+    page = client.get(f"/g/{game.code}/").content.decode()
+    return re.search(r'<button type="submit" id="roll-button".*?</button>', page, re.S).group(0)
