@@ -4,7 +4,6 @@ player to move, whose column offers the scores, and it is most of a table's rend
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import NamedTuple
@@ -37,8 +36,10 @@ class Cell(NamedTuple):
         return ("current" if self.current else "") + (" target" if self.target else "")
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
+    """One row of the scorecard; a named tuple, like its cells, to key the cache of
+    its HTML."""
+
     key: str
     name: str
     kind: str  # "category", "subtotal", "bonus", "yahtzee_bonus", "total"
@@ -123,7 +124,8 @@ def scorecard_table(
         options = rules.scoring_options(state) if live and not declaring else {}
         rows = scorecard_rows(state, options, live, declaring)
         current_column = None if state.is_finished else state.current_index
-        body = "".join(_row(row, current_column) for row in rows)
+        language = get_language()
+        body = "".join(_row(row, current_column, language) for row in rows)
         head = _head(tuple(columns), current_column, get_language())
         # safe: the head is a rendered template, the rows escape what they show
         html = mark_safe(f'<table class="scorecard">{head}<tbody>{body}</tbody></table>')
@@ -161,23 +163,23 @@ def _head(columns: tuple[str, ...], current_column: int | None, language: str) -
     return render_to_string(HEAD_TEMPLATE, {"columns": columns, "current_column": current_column})
 
 
-def _row(row: Row, current_column: int | None) -> str:
-    """One row of the table. The rows and their cells are built here and not in the
-    template: a scorecard has up to twenty rows and a hundred cells, the template's
-    loops over them were most of its rendering, and the player to move gets a new
-    scorecard on every roll."""
+@lru_cache(maxsize=2048)  # most rows read the same from one roll to the next
+def _row(row: Row, current_column: int | None, language: str) -> str:
+    """One row of the table (``language`` keys the cache: the buttons' names are in
+    it). The rows and their cells are built here and not in the template: a scorecard
+    has up to twenty rows and a hundred cells, the template's loops over them were
+    most of its rendering, and the player to move gets a new scorecard on every roll."""
     # f-strings with escape() and not format_html: this runs for every row of every
     # new scorecard, and format_html's lazy-string checks were half its cost.
     return (
         f'<tr class="row-{row.kind}"><th scope="row">{escape(row.name)}</th>'
-        f"{_cells(row, current_column)}</tr>"
+        f"{_cells(row, current_column, language)}</tr>"
     )
 
 
-def _cells(row: Row, current_column: int | None) -> str:
+def _cells(row: Row, current_column: int | None, language: str) -> str:
     """The ``<td>`` cells of one row."""
     if row.kind == "category":
-        language = get_language()
         return "".join(_category_cell(cell, row.key, row.name, language) for cell in row.cells)
     return "".join(
         f'<td class="{"current" if i == current_column else ""}">{escape(cell)}</td>'

@@ -4,6 +4,7 @@ most of a table, once per content."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 
 import pytest
 from django.test import Client
@@ -185,9 +186,21 @@ def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
 
 
 def empty_caches(patch: pytest.MonkeyPatch) -> None:
-    """Fresh, empty table and scorecard caches for this process, until ``patch`` undoes it."""
+    """Fresh, empty caches of tables, scorecards and their parts for this process, until
+    ``patch`` undoes it."""
     patch.setattr(rendering, "_LIVE_CACHE", Bounded(rendering._LIVE_CACHE.size))
     patch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
+    for module, name in [
+        (scorecard, "_head"),
+        (scorecard, "_row"),
+        (scorecard, "_category_cell"),
+        (rendering, "_die_button"),
+        (rendering, "_roll_button"),
+        (rendering, "_presence"),
+        (rendering, "_watching"),
+    ]:
+        cached = getattr(module, name)
+        patch.setattr(module, name, lru_cache(cached.cache_info().maxsize)(cached.__wrapped__))
 
 
 def test_a_cache_keeps_its_most_recently_written_entries() -> None:
