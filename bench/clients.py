@@ -14,11 +14,26 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-import httpx
 import websockets
+
+from bench.http import HttpSession, Response
 
 VERSION = re.compile(rb'data-version="(\d+)"')
 UPDATE_TIMEOUT = 5.0
+# What Chromium adds to an htmx POST: the server parses all of it, so the browsers here
+# send it too.
+BROWSER_HEADERS = {
+    "User-Agent": (
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+        " Chrome/156.0.0.0 Safari/537.36"
+    ),
+    "Accept": "*/*",
+    "Accept-Encoding": "gzip, deflate, br, zstd",
+    "Accept-Language": "en-GB,en;q=0.9",
+    "Sec-Fetch-Site": "same-origin",
+    "Sec-Fetch-Mode": "cors",
+    "Sec-Fetch-Dest": "empty",
+}
 CONNECT_ATTEMPTS = 8
 
 
@@ -42,7 +57,7 @@ class Browser:
     def __init__(self, base_url: str, ws_url: str, http: bool = True) -> None:
         self.base_url = base_url
         self.ws_url = ws_url
-        self._http: httpx.AsyncClient | None = None
+        self._http: HttpSession | None = None
         if http:
             self._http = self._new_http()  # made now, not inside the first timed action
         self.arrivals: dict[int, float] = {}
@@ -59,26 +74,34 @@ class Browser:
     # -- HTTP ---------------------------------------------------------------------------
 
     @property
-    def http(self) -> httpx.AsyncClient:
-        # An HTTP client costs an SSL context (milliseconds and half a megabyte): the
-        # thousands of watchers of the connection test, made with ``http=False``, have
-        # none unless they use it; making them all made the benchmark the limit.
+    def http(self) -> HttpSession:
+        # The thousands of watchers of the connection test, made with ``http=False``,
+        # have no HTTP session unless they use it.
         if self._http is None:
             self._http = self._new_http()
         return self._http
 
-    def _new_http(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=self.base_url, timeout=30)
+    def _new_http(self) -> HttpSession:
+        return HttpSession(self.base_url, timeout=30)
 
-    async def get(self, path: str) -> httpx.Response:
+    async def get(self, path: str) -> Response:
         return await self.http.get(path, follow_redirects=True)
 
-    async def post(self, path: str, data: dict[str, str]) -> httpx.Response:
+    async def post(self, path: str, data: dict[str, str]) -> Response:
         token = self.http.cookies.get("csrftoken", "")
+        page = self.base_url + path.rsplit("/", 2)[0] + "/"  # the table the form is on
         return await self.http.post(
             path,
             data={**data, "csrfmiddlewaretoken": token},
-            headers={"HX-Request": "true", "X-CSRFToken": token, "Referer": self.base_url + "/"},
+            headers={
+                "HX-Request": "true",
+                "HX-Target": "table",
+                "HX-Current-URL": page,
+                "X-CSRFToken": token,
+                "Origin": self.base_url,
+                "Referer": page,
+                **BROWSER_HEADERS,
+            },
         )
 
     # -- WebSocket ------------------------------------------------------------------------
@@ -112,9 +135,10 @@ class Browser:
 
     async def _read(self, socket: websockets.ClientConnection) -> None:
         try:
-            async for message in socket:
+            while True:
+                # the frame's bytes as they came: a table is only searched, not read
+                data = await socket.recv(decode=False)
                 now = time.perf_counter()
-                data = message.encode() if isinstance(message, str) else message
                 match = VERSION.search(data)
                 if match is None:
                     continue
@@ -184,7 +208,7 @@ class RateLimiter:
 async def timed_action(
     actor: Browser,
     others: list[Browser],
-    send: Callable[[], Awaitable[httpx.Response]],
+    send: Callable[[], Awaitable[Response]],
     version: int,
     counters: Counters,
 ) -> bool:

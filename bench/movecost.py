@@ -18,13 +18,13 @@ import argparse
 import os
 import random
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+from bench import callgrind
 from bench.scenarios import prepare_site
 
 
@@ -98,14 +98,11 @@ def main(argv: list[str] | None = None) -> dict:
 def instructions(moves: int) -> dict:
     """Run this module under callgrind, instrumented only while one seeded table plays;
     print and return the instructions a move costs."""
-    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+    if not callgrind.available():
         raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
-    out = os.path.join(tempfile.mkdtemp(prefix="yatzy-callgrind-"), "callgrind.out")
+    wrapper, out = callgrind.wrapper()
     command = [
-        "valgrind",
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        f"--callgrind-out-file={out}",
+        *wrapper,
         sys.executable,
         "-m",
         "bench.movecost",
@@ -116,13 +113,12 @@ def instructions(moves: int) -> dict:
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     child = subprocess.run(command, env=env, capture_output=True, text=True)
     made = re.search(r"^moves (\d+)$", child.stdout, re.MULTILINE)
-    with open(out) as counts:
-        total = re.search(r"^totals: (\d+)", counts.read(), re.MULTILINE)
-    if child.returncode != 0 or made is None or total is None:
+    counted = callgrind.total(out)
+    if child.returncode != 0 or made is None or counted is None:
         raise SystemExit(f"callgrind run failed:\n{child.stderr[-3000:]}")
     figures = {
         "moves": int(made.group(1)),
-        "instructions_per_move_m": round(int(total.group(1)) / int(made.group(1)) / 1e6, 2),
+        "instructions_per_move_m": round(counted / int(made.group(1)) / 1e6, 2),
     }
     print(f"{figures['moves']} moves: {figures['instructions_per_move_m']} M instructions a move")
     return figures
@@ -136,19 +132,11 @@ def counted_moves(moves: int) -> dict:
     services.rng = random.Random(7)
     play(30)
     services.rng = random.Random(1)
-    _callgrind("on")
+    callgrind.switch(True, os.getpid())
     made, _cpu = play(moves)
-    _callgrind("off")
+    callgrind.switch(False, os.getpid())
     print(f"moves {made}")
     return {"moves": made}
-
-
-def _callgrind(switch: str) -> None:
-    subprocess.run(
-        ["callgrind_control", "--instr=" + switch, str(os.getpid())],
-        check=True,
-        capture_output=True,
-    )
 
 
 if __name__ == "__main__":

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from bench.clients import Browser, Counters, RateLimiter, timed_action
 from bench.servers import Server
@@ -24,7 +23,6 @@ def prepare_site(var_dir: str) -> None:
     from django.db import OperationalError
 
     django.setup()
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
         call_command("migrate", verbosity=0)
     except OperationalError as error:
@@ -72,7 +70,7 @@ async def play_tables(
     counters = Counters()
     limiter = RateLimiter(rate)
     setups = [
-        _seat_table(stack, servers, table, seats, ruleset, upper_only) for table in range(tables)
+        seat_table(stack, servers, table, seats, ruleset, upper_only) for table in range(tables)
     ]
     seated = await asyncio.gather(*setups)
     planned = sum(len(categories) * seats * 3 for _code, _browsers, _v, categories in seated)
@@ -89,7 +87,15 @@ async def play_tables(
     try:
         await asyncio.gather(
             *(
-                _play(stack, code, browsers, version, categories, limiter, counters)
+                play(
+                    stack,
+                    code,
+                    browsers,
+                    version,
+                    moves(len(browsers), categories),
+                    counters,
+                    limiter,
+                )
                 for code, browsers, version, categories in seated
             )
         )
@@ -102,7 +108,7 @@ async def play_tables(
     return counters
 
 
-async def _seat_table(
+async def seat_table(
     stack: str, servers: list[Server], table: int, seats: int, ruleset: str, upper_only: bool
 ) -> tuple[str, list[Browser], int, list[str]]:
     # Seat n of every table uses server n % len(servers), as a balancer would spread them.
@@ -131,36 +137,51 @@ async def _seat_table(
     return code, browsers, version, categories
 
 
-async def _play(
+async def play(
     stack: str,
     code: str,
     browsers: list[Browser],
     version: int,
-    categories: list[str],
-    limiter: RateLimiter,
+    plan: Iterator[tuple[int, str, dict[str, str]]],
     counters: Counters,
-) -> None:
-    """Every seat in turn: roll, roll again, score the next open category."""
-    seats = len(browsers)
+    limiter: RateLimiter | None = None,
+) -> int:
+    """Play ``plan``'s moves (see ``moves``) at ``limiter``'s rate, each timed until
+    every other browser has its update; the version the table is at afterwards."""
+    for seat, move, fields in plan:
+        actor = browsers[seat]
+        others = [b for b in browsers if b is not actor]
+        if limiter is not None:
+            await limiter.slot()
+        path, data = action(stack, code, move, fields, version)
+        version += 1
+        ok = await timed_action(
+            actor, others, lambda a=actor, p=path, d=data: a.post(p, d), version, counters
+        )
+        if not ok:
+            break
+    return version
+
+
+def moves(seats: int, categories: list[str]) -> Iterator[tuple[int, str, dict[str, str]]]:
+    """A whole game's moves as (seat, move, form fields): each seat in turn rolls, rolls
+    again and scores its next open category."""
     open_categories = [list(categories) for _ in range(seats)]
     for turn in range(len(categories) * seats):
-        actor = browsers[turn % seats]
-        others = [b for b in browsers if b is not actor]
-        moves: list[tuple[str, dict[str, str]]] = [("roll", {}), ("roll", {})]
-        moves.append(("score", {"category": open_categories[turn % seats].pop(0), "confirm": "1"}))
-        for move, fields in moves:
-            await limiter.slot()
-            seen = version
-            version += 1
-            if stack == "bare":
-                path, data = f"/act/{code}/{version}", {}
-            else:
-                path, data = f"/g/{code}/{move}/", {"version": str(seen), **fields}
-            ok = await timed_action(
-                actor, others, lambda a=actor, p=path, d=data: a.post(p, d), version, counters
-            )
-            if not ok:
-                return
+        seat = turn % seats
+        yield seat, "roll", {}
+        yield seat, "roll", {}
+        yield seat, "score", {"category": open_categories[seat].pop(0), "confirm": "1"}
+
+
+def action(
+    stack: str, code: str, move: str, fields: dict[str, str], version: int
+) -> tuple[str, dict[str, str]]:
+    """The path and form of ``move`` on a table at ``version`` (the bare stack's move
+    only names the version it makes)."""
+    if stack == "bare":
+        return f"/act/{code}/{version + 1}", {}
+    return f"/g/{code}/{move}/", {"version": str(version), **fields}
 
 
 async def idle_and_reconnect(

@@ -35,10 +35,12 @@ class Server:
         env: dict[str, str],
         app: str = "yatzy_site.asgi:application",
         port: int | None = None,
+        wrapper: list[str] | None = None,
     ) -> None:
         self.port = port or free_port()
         self.env = env
         self.app = app
+        self.wrapper = wrapper or []  # a command to run daphne under (valgrind)
         self.process: subprocess.Popen[bytes] | None = None
         self.log: tempfile._TemporaryFileWrapper | None = None
 
@@ -60,7 +62,7 @@ class Server:
         # (twisted's default of 50 drops the rest, and their browsers wait seconds to
         # try again).
         endpoint = f"tcp:port={self.port}:interface=127.0.0.1:backlog={LISTEN_BACKLOG}"
-        command = [sys.executable, "-m", "daphne", "-e", endpoint]
+        command = [*self.wrapper, sys.executable, "-m", "daphne", "-e", endpoint]
         # The server's log goes to a file: a pipe nobody reads fills up under load and
         # then blocks the server on its next log line (it froze reconnect storms).
         if self.log is not None:
@@ -96,11 +98,11 @@ class Server:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10) -> None:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(10)
+                self.process.wait(timeout)
             except subprocess.TimeoutExpired:
                 self.kill()
         if self.log is not None:

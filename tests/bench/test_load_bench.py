@@ -110,3 +110,19 @@ def test_the_move_cost_benchmark_counts_instructions_under_callgrind() -> None:
 
     count = re.fullmatch(r"3 moves: ([\d.]+) M instructions a move\n", stdout)
     assert count and float(count.group(1)) > 1  # a move is millions, not nothing
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_the_server_cost_benchmark_counts_a_real_servers_instructions() -> None:
+    stdout = run_bench(
+        "bench.servercost", "--moves", "3", "--seats", "2", env=without_services(), timeout=600
+    )
+
+    project, bare, ratio = re.fullmatch(
+        r"project: ([\d.]+) M instructions a move\n"
+        r"bare: ([\d.]+) M instructions a move\n"
+        r"project/bare: ([\d.]+)\n",
+        stdout,
+    ).groups()
+    assert float(project) > float(bare) > 0.1  # a move is work on both, more on the site
+    assert float(ratio) == pytest.approx(float(project) / float(bare), abs=0.01)
