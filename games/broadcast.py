@@ -22,12 +22,15 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 
 from games.models import Game
 from games.snapshots import SNAPSHOTS
+from yatzy_site import inline
 
 log = logging.getLogger(__name__)
 
 # Per game, the send that is queued or under way on the server's loop; only
 # touched from that loop.
 _pending: dict[str, asyncio.Future] = {}
+# The loop serving this process's table sockets, once one has connected.
+_sockets_loop: asyncio.AbstractEventLoop | None = None
 
 
 def group_name(code: str) -> str:
@@ -45,7 +48,11 @@ def game_changed(code: str, version: int, game: Game | None = None) -> None:
     if layer is None:
         return
     message = {"type": "game.changed", "version": version}
-    loop = _server_loop()
+    loop = inline.serving_loop()
+    if loop is not None:  # this is the loop's own thread
+        loop.call_soon(_queue, layer, code, message)
+        return
+    loop = _server_loop() or _running(_sockets_loop)
     if loop is not None:
         loop.call_soon_threadsafe(_queue, layer, code, message)
         return
@@ -55,14 +62,23 @@ def game_changed(code: str, version: int, game: Game | None = None) -> None:
         _lost(code, version)
 
 
+def sockets_served_here() -> None:
+    """Remember the running loop as the one serving this process's table sockets (a
+    socket calls this as it connects): a notice from a thread that is neither that
+    loop's nor its sync thread, a computer player's timer, is handed to it."""
+    global _sockets_loop
+    _sockets_loop = asyncio.get_running_loop()
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The running event loop this sync thread works for, if it is one."""
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if loop is None or loop.is_closed() or not loop.is_running():
-        return None
-    return loop
+    return _running(getattr(SyncToAsync.threadlocal, "main_event_loop", None))
+
+
+def _running(loop: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop | None:
+    return loop if loop is not None and not loop.is_closed() and loop.is_running() else None
 
 
 def _queue(layer: BaseChannelLayer, code: str, message: dict) -> None:

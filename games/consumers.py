@@ -13,16 +13,16 @@ import time
 from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from games import bots, presence
+from games import bots, broadcast, presence
 from games.broadcast import group_name
 from games.rendering import cached_live, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
+from yatzy_site import inline
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
@@ -44,10 +44,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
+        broadcast.sockets_served_here()
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        arrival = await database_sync_to_async(self._arrive)(time.monotonic())
+        arrival = await inline.database(self._arrive, time.monotonic())
         if arrival is None:
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
@@ -82,7 +83,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.seats:
-            await database_sync_to_async(presence.leave)(self.seats)
+            await inline.database(presence.leave, self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
@@ -99,11 +100,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if version is not None and version <= self.sent_version:
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
-        html, current = self._cached(stamp) or await database_sync_to_async(self._render)(stamp)
+        html, current = self._cached(stamp) or await inline.database(self._render, stamp)
         if html and current < self.sent_version:
             # this process read the game for a presence notice before this browser's
             # last update: read it again rather than send an older table
-            html, current = await database_sync_to_async(self._render)(None)
+            html, current = await inline.database(self._render, None)
         if not html or current < self.sent_version or hash(html) == self.sent_hash:
             return  # nothing this browser sees has changed
         self.sent_version = current

@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from channels.db import database_sync_to_async
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games.models import Game, Seat
 from games.services import Viewer
+from yatzy_site import inline
 
 # How long the player to move may be gone before the host may skip their turn.
 AWAY_BEFORE_SKIP = timedelta(seconds=30)
@@ -72,7 +72,7 @@ class Spectators:
         while self._pending:
             await asyncio.sleep(self.interval)
             changes, self._pending = self._pending, {}
-            await database_sync_to_async(write_spectators)(changes)
+            await inline.database(write_spectators, changes)
 
 
 def write_spectators(changes: dict[tuple[int, str], int]) -> None:

@@ -29,6 +29,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from yatzy_site import inline
+
 
 class OneHopASGIHandler(ASGIHandler):
     def __init__(self) -> None:
@@ -44,10 +46,10 @@ class OneHopASGIHandler(ASGIHandler):
             return
         with closing(body_file):
             set_script_prefix(get_script_prefix(scope))
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = await _sync(self._respond, scope, body_file)
             await self.send_response(response, send)
             if response.streaming:
-                await sync_to_async(response.close, thread_sensitive=True)()
+                await _sync(response.close)
 
     def _respond(self, scope: dict, body_file) -> HttpResponseBase:
         """Everything between reading the request and writing the response."""
@@ -61,6 +63,14 @@ class OneHopASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # sends request_finished; the content is already in memory
         return response
+
+
+async def _sync(func, *args):
+    """``func(*args)`` where the process does its synchronous work: on the loop's own
+    thread (``inline``, the embedded default) or in one hop to the sync thread."""
+    if inline.enabled():
+        return inline.call(func, *args)
+    return await sync_to_async(func, thread_sensitive=True)(*args)
 
 
 def get_asgi_application() -> OneHopASGIHandler:

@@ -7,20 +7,22 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 import threading
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator, WebsocketCommunicator
-from django.core import signals
 from django.test import Client
 
-from games import broadcast, rendering
+from games import broadcast, rendering, services
 from games.consumers import presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
+from tests.web.test_bots import bot_table
 from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
 from yatzy_site.asgi import application, django_asgi_app
 
@@ -292,42 +294,6 @@ async def test_a_browser_is_pushed_tables_in_its_own_language(
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_every_request_runs_on_the_one_sync_thread_signals_and_all() -> None:
-    # Django's stock handler starts a thread per request, and with it a database
-    # connection per request.
-    seen: list[tuple[str, int]] = []
-
-    def started(**kwargs) -> None:
-        seen.append(("started", threading.get_ident()))
-
-    def finished(**kwargs) -> None:
-        seen.append(("finished", threading.get_ident()))
-
-    signals.request_started.connect(started)
-    signals.request_finished.connect(finished)
-    try:
-        host = [(b"host", b"testserver")]
-        for path in ("/healthz", "/healthz", "/static/js/table.js"):  # the last one streams
-            page = HttpCommunicator(application, "GET", path, headers=host)
-            await page.send_input({"type": "http.request", "body": b""})
-            start = await page.receive_output(5)
-            body, more = b"", True
-            while more:
-                chunk = await page.receive_output(5)
-                body, more = body + chunk.get("body", b""), chunk.get("more_body", False)
-            await page.wait(5)
-            assert start["status"] == 200 and body, path
-    finally:
-        signals.request_started.disconnect(started)
-        signals.request_finished.disconnect(finished)
-
-    assert [event for event, _thread in seen] == ["started", "finished"] * 3
-    assert len({thread for _event, thread in seen}) == 1
-    assert threading.get_ident() not in {thread for _event, thread in seen}
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
 async def test_a_table_ready_on_the_event_loop_is_pushed_while_the_sync_thread_is_busy(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -351,4 +317,27 @@ async def test_a_table_ready_on_the_event_loop_is_pushed_while_the_sync_thread_i
     finally:
         thread_free.set()
         await busy
+    await watcher.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_made_on_another_thread_reaches_the_sockets_at_once(dice: object) -> None:
+    # A computer player moves from its own timer thread, which is neither the event
+    # loop's nor the sync thread: its notice must wake the loop, not wait for
+    # something else to.
+    game = await sync_to_async(bot_table)("yatzy", ["good"])
+    watcher = await joined(game.code)
+    moved_at: list[float] = []
+
+    def move_elsewhere() -> None:
+        services.bot_move(game.code, game.version)
+        moved_at.append(time.monotonic())
+
+    threading.Thread(target=move_elsewhere).start()
+    html = await watcher.receive_from(timeout=2)
+
+    got = int(re.search(r'data-version="(\d+)"', html).group(1))
+    assert got == game.version + 1
+    assert time.monotonic() - moved_at[0] < 0.05  # another wake-up came within 0.1 s
     await watcher.disconnect()
