@@ -24,6 +24,7 @@ from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
 from tests.web.test_bots import bot_table
 from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
+from yatzy_site import inline
 from yatzy_site.asgi import application, django_asgi_app
 
 
@@ -61,9 +62,18 @@ async def wait_until(condition, timeout: float = 2.0) -> None:
         await asyncio.sleep(0.01)
 
 
+async def on_the_sync_thread(func):
+    return await sync_to_async(func)()
+
+
+async def on_the_loop(func):
+    return inline.call(func)
+
+
 @pytest.mark.asyncio
+@pytest.mark.parametrize("run", [on_the_sync_thread, on_the_loop])
 async def test_a_move_does_not_wait_for_its_notice_and_notices_keep_their_order(
-    monkeypatch: pytest.MonkeyPatch,
+    run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     layer = SlowLayer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
@@ -71,12 +81,12 @@ async def test_a_move_does_not_wait_for_its_notice_and_notices_keep_their_order(
     def five_moves() -> list[int]:
         for version in range(1, 6):
             broadcast.game_changed("abc", version)
-        return list(layer.sent)  # what was sent when the move's thread went on
+        return list(layer.sent)  # what was sent when the move went on
 
-    sent_before_the_thread_went_on = await sync_to_async(five_moves)()
+    sent_before_the_move_went_on = await run(five_moves)
     await wait_until(lambda: len(layer.sent) == 5 and not broadcast._pending)
 
-    assert sent_before_the_thread_went_on == []
+    assert sent_before_the_move_went_on == []
     assert layer.sent == [1, 2, 3, 4, 5]
     assert broadcast._pending == {}
 

@@ -17,12 +17,10 @@ from django.db import connection
 from django.db.backends.signals import connection_created
 from django.test import Client
 
-from games import broadcast
 from games.consumers import TableConsumer
 from games.models import Game
 from tests.conftest import create_game
 from tests.ws.test_consumer import next_version, socket
-from tests.ws.test_fanout import SlowLayer, wait_until
 from yatzy_site import inline
 from yatzy_site.asgi import application
 
@@ -145,25 +143,6 @@ async def test_a_call_gives_the_loop_back_even_when_it_fails() -> None:
     assert seen == [loop]
     assert asyncio.get_running_loop() is loop
     assert inline.serving_loop() is None
-
-
-@pytest.mark.asyncio
-async def test_a_move_on_the_loop_hands_its_notices_to_the_loop_in_order(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    layer = SlowLayer()
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
-
-    def five_moves() -> list[int]:
-        for version in range(1, 6):
-            broadcast.game_changed("abc", version)
-        return list(layer.sent)  # what was sent before the move went on
-
-    sent_before_the_move_went_on = inline.call(five_moves)
-    await wait_until(lambda: len(layer.sent) == 5 and not broadcast._pending)
-
-    assert sent_before_the_move_went_on == []
-    assert layer.sent == [1, 2, 3, 4, 5]
 
 
 @pytest.mark.asyncio
