@@ -1,4 +1,6 @@
-"""The table as one viewer sees it: the context of ``table.html`` and its rendering.
+"""The table as one viewer sees it: what it shows (``table_view``), its markup per
+version shared by every browser that sees the same, and the other contexts of the
+table's pages.
 
 Views and the WebSocket consumer both render through here, so a browser gets the
 same table whether it asked for it or was pushed it. Only seats the viewer holds
@@ -7,18 +9,16 @@ get live buttons, and only when it is their turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
+from games import markup, rules
 from games.bounded import Bounded
 from games.models import Game, Seat
 from games.presence import SPECTATORS, is_away
@@ -26,107 +26,11 @@ from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 
-TEMPLATE = "games/table.html"
 RULESET_NAMES = {
     "yatzy": _("Scandinavian Yatzy"),
     "yahtzee": _("American Yahtzee"),
     "maxi_yatzy": _("Maxi Yatzy"),
 }
-
-
-_PIPS = {
-    1: ((50, 50),),
-    2: ((28, 28), (72, 72)),
-    3: ((28, 28), (50, 50), (72, 72)),
-    4: ((28, 28), (72, 28), (28, 72), (72, 72)),
-    5: ((28, 28), (72, 28), (50, 50), (28, 72), (72, 72)),
-    6: ((28, 25), (72, 25), (28, 50), (72, 50), (28, 75), (72, 75)),
-}
-
-
-@dataclass(frozen=True)
-class Die:
-    position: int  # 0-based
-    face: int
-    held: bool
-
-    @property
-    def number(self) -> int:
-        return self.position + 1
-
-    @property
-    def svg(self) -> str:
-        """The face as an SVG drawing (decorative: the button carries the name)."""
-        return _FACES[self.face]
-
-    @property
-    def label(self) -> str:
-        return gettext("Die %(number)s: %(face)s") % {"number": self.number, "face": self.face}
-
-    @property
-    def title(self) -> str:
-        return gettext("Held: click to release") if self.held else gettext("Click to hold")
-
-
-def dice_buttons(state: rules.GameState, can_hold: bool) -> SafeString:
-    """The dice as the hold form's buttons (empty before the first roll). Built here and
-    not in the template, like the scorecard's cells: a loop of five buttons of a dozen
-    tags each was most of the table's own template, and a die reads the same from one
-    table to the next far more often than not."""
-    language = get_language()
-    return mark_safe(
-        "".join(
-            _die_button(Die(position=i, face=face, held=i in state.held), can_hold, language)
-            for i, face in enumerate(state.dice)
-        )
-    )
-
-
-@lru_cache(maxsize=512)  # 6 faces x 2 x 5 positions x 2 x the languages
-def _die_button(die: Die, can_hold: bool, language: str) -> SafeString:
-    """One die's button (``language`` keys the cache: its name and tooltip are in it).
-    Its id lets keyboard focus survive a new table."""
-    return format_html(
-        '<button type="submit" id="die-{}" name="die" value="{}" class="die{}"'
-        ' aria-pressed="{}" aria-label="{}" title="{}"{}>{}</button>',
-        die.position,
-        die.position,
-        " held" if die.held else "",
-        "true" if die.held else "false",
-        die.label,
-        die.title,
-        "" if can_hold else mark_safe(" disabled"),
-        die.svg,
-    )
-
-
-@lru_cache(maxsize=64)  # 2 x 4 x the languages
-def _roll_button(can_roll: bool, rolls_left: int, language: str) -> SafeString:
-    """The roll button, with the rolls left (``language`` keys the cache). Built here
-    like the dice: its two translation tags were a tenth of the table's template."""
-    rolls = ngettext("%(counter)s roll left", "%(counter)s rolls left", rolls_left) % {
-        "counter": rolls_left
-    }
-    return format_html(
-        '<button type="submit" id="roll-button" class="primary roll-button"{}>'
-        '{} <span class="rolls-left">({})</span></button>',
-        "" if can_roll else mark_safe(" disabled"),
-        gettext("Roll"),
-        rolls,
-    )
-
-
-def _face_svg(face: int) -> str:
-    circles = "".join(format_html('<circle cx="{}" cy="{}" r="9"/>', x, y) for x, y in _PIPS[face])
-    # Safe: built from the constant pip table above.
-    return mark_safe(
-        '<svg class="die-face" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
-        f'<rect x="4" y="4" width="92" height="92" rx="16"/>{circles}</svg>'
-    )
-
-
-# Six faces, drawn once per process instead of once per die per rendering.
-_FACES = {face: _face_svg(face) for face in _PIPS}
 
 
 def seat_names(game: Game) -> dict[int, str]:
@@ -135,69 +39,80 @@ def seat_names(game: Game) -> dict[int, str]:
     }
 
 
-def table_context(
+def table_view(game: Game, viewer: Viewer) -> markup.Table:
+    """Everything the table shows ``viewer`` (but the version and the spectators)."""
+    seats = list(game.seats.all())
+    state = game.engine_state()
+    names = {s.player_index: s.name for s in seats if s.player_index is not None}
+    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
+    to_move = state.current_player
+    live = to_move is not None and to_move in controlled
+    declaring = bool(
+        live and state.options.declared_target and state.roll_number > 0 and not state.target
+    )
+    ranking = _ranking(state, names) if state.is_finished else ()
+    turn = markup.Turn(
+        ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
+        upper_only=state.options.upper_only,
+        finished=state.is_finished,
+        winner=(ranking[0][1], ranking[0][2]) if ranking else None,
+        live=live,
+        player_to_move=names.get(to_move, "") if to_move is not None else "",
+        roll_number=state.roll_number,
+        declaring=declaring,
+        rolls_left=rules.MAX_ROLLS - state.roll_number,
+        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
+    )
+    is_host = game.host_browser == viewer.browser_id
+    return markup.Table(
+        code=game.code,
+        urls=table_urls(game.code),
+        turn=turn,
+        dice=state.dice,
+        held=state.held,
+        dice_count=state.dice_count,
+        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
+        can_roll=live
+        and state.roll_number < rules.MAX_ROLLS
+        and not declaring
+        and len(state.held) < state.dice_count,
+        can_hint=live and game.coach and not state.is_finished,
+        presence=tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats),
+        can_skip=is_host and not live and _seat_to_move_is_away(seats, to_move),
+        ranking=ranking,
+        scorecard=scorecard_table(state, column_names(state, names), live, declaring),
+        redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
+    )
+
+
+def table_page(
+    request: HttpRequest,
     game: Game,
     viewer: Viewer,
     *,
     message: str | None = None,
     confirm: str | None = None,
     hint: object | None = None,
-    watching_line: str | None = None,
 ) -> dict:
-    """Everything ``table.html`` shows to ``viewer``; ``confirm`` is a category whose
-    zero score waits for the player's confirmation; ``watching_line`` stands in for
-    the spectators' line, counted now if not given."""
-    seats = list(game.seats.all())
+    """The context of the table page for ``viewer``, or of an htmx answer that carries
+    more than the table does (a refusal, a zero to confirm, the coach's hint)."""
+    view = table_view(game, viewer)
     state = game.engine_state()
-    context: dict = {
+    confirmed = (confirm, gettext(state.ruleset.category(confirm).name)) if confirm else None
+    html = markup.table(
+        view,
+        game.version,
+        request=None if request.htmx else request,
+        message=message,
+        confirm=confirmed,
+        hint=hint,
+    )
+    return {
         "game": game,
-        "urls": table_urls(game.code),
-        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "message": message,
-        "hint": hint,
-        "seats": seats,
-        "is_host": game.host_browser == viewer.browser_id,
-        "my_seats": [s for s in seats if s.token in viewer.tokens],
-        "presence": presence(seats),
-        "watching": watching(spectators(game)) if watching_line is None else watching_line,
+        "ruleset_name": view.turn.ruleset_name,
+        # safe: the table's markup, with the spectators' line (markup too) filled in
+        "table": mark_safe(_with_watching(game, html)),
     }
-    if state is None:
-        return context
-    names = {s.player_index: s.name for s in seats if s.player_index is not None}
-    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
-    to_move = state.current_player
-    live = to_move is not None and to_move in controlled
-    declaring = (
-        live and state.options.declared_target and state.roll_number > 0 and not state.target
-    )
-    context.update(
-        state=state,
-        live=live,
-        declaring=declaring,
-        player_to_move=names.get(to_move, "") if to_move is not None else "",
-        columns=column_names(state, names),
-        dice_count=state.dice_count,
-        rolls_left=rules.MAX_ROLLS - state.roll_number,
-        can_roll=live
-        and state.roll_number < rules.MAX_ROLLS
-        and not declaring
-        and len(state.held) < state.dice_count,
-        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
-        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
-        confirm=confirm,
-        confirm_name=gettext(state.ruleset.category(confirm).name) if confirm else "",
-        ranking=_ranking(state, names) if state.is_finished else [],
-        hot_seat=len(controlled) > 1,
-        can_skip=context["is_host"] and not live and _seat_to_move_is_away(seats, to_move),
-        can_hint=live and game.coach and not state.is_finished,
-        bot_to_move=any(s.player_index == to_move and s.kind == Seat.Kind.BOT for s in seats),
-    )
-    context["dice_buttons"] = dice_buttons(state, context["can_hold"])
-    context["roll_button"] = _roll_button(
-        context["can_roll"], context["rolls_left"], get_language()
-    )
-    context["scorecard"] = scorecard_table(state, context["columns"], live, declaring)
-    return context
 
 
 _TABLE_ACTIONS = (
@@ -221,41 +136,13 @@ def table_urls(code: str) -> dict[str, str]:
     return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
 
 
-def presence(seats: list[Seat]) -> SafeString:
-    """The presence list's lines: the remote players, connected or away, and the
-    computer players (the players at this screen are not listed)."""
-    return _presence(
-        tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats), get_language()
-    )
-
-
-@lru_cache(maxsize=512)  # a table's list changes only when someone comes or goes
-def _presence(seats: tuple[tuple[str, str, bool], ...], language: str) -> SafeString:
-    """``presence`` of seats given as (kind, name, connected), in ``language`` (which
-    keys the cache). Built here and not in the template, like the dice: its loop was a
-    tenth of the table's template, and it reads the same from one move to the next."""
-    lines = []
-    for kind, name, connected in seats:
-        if kind == Seat.Kind.REMOTE:
-            state = gettext("connected") if connected else gettext("away")
-            css = "online" if connected else "offline"
-            lines.append(format_html('<li class="{}">{}: {}</li>', css, name, state))
-        elif kind == Seat.Kind.BOT:
-            line = format_html('<li class="bot">{}: {}</li>', name, gettext("computer player"))
-            lines.append(line)
-    return mark_safe("".join(lines))
-
-
 def _seat_to_move_is_away(seats: list[Seat], to_move: int | None) -> bool:
     return any(s.player_index == to_move and is_away(s) for s in seats if to_move is not None)
 
 
-def _ranking(state: rules.GameState, names: dict[int, str]) -> list[dict]:
+def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
     columns = column_names(state, names)
-    return [
-        {"rank": rank, "name": columns[index], "total": total, "winner": rank == 1}
-        for rank, index, total in state.ranking()
-    ]
+    return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
 
 
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
@@ -277,7 +164,6 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
 
 _LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
 _TABLE_TAG = '<section id="table"'
-_WATCHING_MARK = "<!--watching-->"
 
 
 def render_live(game: Game, viewer: Viewer) -> str:
@@ -327,22 +213,8 @@ def spectators(game: Game) -> int:
     return max(0, game.spectators + SPECTATORS.pending(game))
 
 
-def watching(spectators: int) -> str:
-    """The presence list's line that counts the spectators; none for none."""
-    return _watching(spectators, get_language()) if spectators else ""
-
-
-@lru_cache(maxsize=256)  # filled in on every table sent
-def _watching(spectators: int, language: str) -> str:
-    """``watching``'s line in ``language`` (which keys the cache)."""
-    text = ngettext("%(counter)s watching", "%(counter)s watching", spectators) % {
-        "counter": spectators
-    }
-    return format_html('<li class="watching">{}</li>', text)
-
-
 def _with_watching(game: Game, html: str) -> str:
-    return html.replace(_WATCHING_MARK, watching(spectators(game)), 1)
+    return html.replace(markup.WATCHING_MARK, markup.watching(spectators(game)), 1)
 
 
 def _live(game: Game, html: str) -> str:
@@ -368,10 +240,7 @@ def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None
     if html is None:
         # Spectators come and go without a move: their count is filled in per
         # request, so that their arrivals do not each cost a rendering.
-        context = table_context(game, viewer, watching_line=mark_safe(_WATCHING_MARK))
-        if game.next_game_id:
-            context["redirect"] = table_urls(game.next_game.code)["table"]
-        html = render_to_string(TEMPLATE + "#table", context)
+        html = markup.table(table_view(game, viewer), game.version)
         _LIVE_CACHE[key] = html
     return _with_watching(game, html)
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games import services
 from games.errors import ActionError
 from games.models import Game
-from games.rendering import TEMPLATE, table_context, table_partial
+from games.rendering import table_page, table_partial
 from games.services import Viewer
 from games.viewer import remember_seats, viewer_from_session
 
@@ -56,8 +56,10 @@ def table_response(
     """The table for ``viewer``: the partial for htmx, the whole page otherwise."""
     if request.htmx and status == 200 and not any(extra.values()):
         return HttpResponse(table_partial(game, viewer))
-    template = TEMPLATE + "#table" if request.htmx else TEMPLATE
-    return render(request, template, table_context(game, viewer, **extra), status=status)
+    context = table_page(request, game, viewer, **extra)
+    if request.htmx:
+        return HttpResponse(context["table"], status=status)
+    return render(request, "games/table.html", context, status=status)
 
 
 def error_page(request: HttpRequest, error: ActionError) -> HttpResponse:

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import rendering, rules, scorecard
+from games import markup, rendering, rules, scorecard
 from games.bounded import Bounded
 from games.models import Game, Seat
 from games.services import Viewer
@@ -28,17 +28,17 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     empty)."""
     empty_caches(monkeypatch)
     rendered: list[str] = []
-    real_render, real_rows = rendering.render_to_string, scorecard.scorecard_rows
+    real_table, real_rows = markup.table, scorecard.scorecard_rows
 
-    def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
-        rendered.append(template.partition("#")[2])
-        return real_render(template, context, *args, **kwargs)
+    def counted(*args, **kwargs) -> str:
+        rendered.append("table")
+        return real_table(*args, **kwargs)
 
     def rows_counted(*args, **kwargs) -> list[scorecard.Row]:
         rendered.append("scorecard")
         return real_rows(*args, **kwargs)
 
-    monkeypatch.setattr(rendering, "render_to_string", counted)
+    monkeypatch.setattr(markup, "table", counted)
     monkeypatch.setattr(scorecard, "scorecard_rows", rows_counted)
     return rendered
 
@@ -194,10 +194,11 @@ def empty_caches(patch: pytest.MonkeyPatch) -> None:
         (scorecard, "_head"),
         (scorecard, "_row"),
         (scorecard, "_category_cell"),
-        (rendering, "_die_button"),
-        (rendering, "_roll_button"),
-        (rendering, "_presence"),
-        (rendering, "_watching"),
+        (markup, "_turn"),
+        (markup, "_die_button"),
+        (markup, "_roll_button"),
+        (markup, "_presence"),
+        (markup, "_watching"),
     ]:
         cached = getattr(module, name)
         patch.setattr(module, name, lru_cache(cached.cache_info().maxsize)(cached.__wrapped__))

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.test import Client
 from django.utils import translation
 
-from games.rendering import watching
+from games.markup import watching
 from tests.conftest import create_game
 
 PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
@@ -60,7 +60,7 @@ def test_the_compiled_catalogue_matches_the_po_file() -> None:
 
 def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: object) -> None:
     alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
-    game = create_game(alice, players="Bob")
+    game = create_game(alice, players="Bob", coach="on")
     alice.post(f"/g/{game.code}/roll/", {"version": str(game.version)})
 
     page = alice.get(f"/g/{game.code}/").content.decode()
@@ -68,6 +68,7 @@ def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: objec
     assert '<html lang="fi">' in page
     assert "Sinun vuorosi, Alice." in page
     assert 'aria-label="Noppa 1: ' in page
+    assert ">Heitä <" in page and ">Vinkki</a>" in page and 'aria-label="Pöydässä"' in page
     assert "Ykköset" in page and "Välisumma" in page
 
 

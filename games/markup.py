@@ -1,0 +1,278 @@
+"""The table's markup, built in Python: the part of the page every move sends again.
+
+Every move renders the table once for its mover and once for everyone else, and
+pushes it to every browser at the table: rendering was two fifths of what the server
+does for a move (docs/performance.md, round 7). Django's template language costs
+microseconds per tag and per variable, and the table partial had some eighty of them;
+here the same markup is a few f-strings joined around parts that are cached by what
+they show (dice, the roll button, the presence list, the scorecard, the turn banner).
+Every text still goes through ``gettext`` (the message ids are those of the template
+it came from), and every value through ``escape``. The parts a move rarely shows
+stay in ``table.html`` as partials: the final ranking, the host's skip buttons, and
+what only an answer carries (the zero score to confirm, the coach's hint).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+from typing import NamedTuple
+
+from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, ngettext
+
+from games.models import Seat
+
+TEMPLATE = "games/table.html"
+WATCHING_MARK = "<!--watching-->"  # the spectators' line, filled in per browser
+
+_PIPS = {
+    1: ((50, 50),),
+    2: ((28, 28), (72, 72)),
+    3: ((28, 28), (50, 50), (72, 72)),
+    4: ((28, 28), (72, 28), (28, 72), (72, 72)),
+    5: ((28, 28), (72, 28), (50, 50), (28, 72), (72, 72)),
+    6: ((28, 25), (72, 25), (28, 50), (72, 50), (28, 75), (72, 75)),
+}
+
+
+def _face_svg(face: int) -> str:
+    circles = "".join(f'<circle cx="{x}" cy="{y}" r="9"/>' for x, y in _PIPS[face])
+    return (
+        '<svg class="die-face" viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
+        f'<rect x="4" y="4" width="92" height="92" rx="16"/>{circles}</svg>'
+    )
+
+
+# Six faces, drawn once per process instead of once per die per rendering.
+_FACES = {face: _face_svg(face) for face in _PIPS}
+
+
+class Turn(NamedTuple):
+    """What the title, the turn banner and the target line say."""
+
+    ruleset_name: str
+    upper_only: bool
+    finished: bool
+    winner: tuple[str, int] | None  # name and total, once the game is over
+    live: bool  # the viewer is to move
+    player_to_move: str
+    roll_number: int
+    declaring: bool  # the viewer must declare a target before scoring
+    rolls_left: int
+    target_name: str  # the declared target of this turn, translated
+
+
+class Table(NamedTuple):
+    """Everything the table shows one viewer at one version, but the version."""
+
+    code: str
+    urls: dict[str, str]
+    turn: Turn
+    dice: tuple[int, ...]
+    held: tuple[int, ...]
+    dice_count: int
+    can_hold: bool
+    can_roll: bool
+    can_hint: bool
+    presence: tuple[tuple[str, str, bool], ...]  # (kind, name, connected) per seat
+    can_skip: bool
+    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
+    scorecard: str
+    redirect: str  # where a browser at a finished table goes next, if anywhere
+
+
+def table(
+    view: Table,
+    version: int,
+    *,
+    request=None,
+    message: str | None = None,
+    confirm: tuple[str, str] | None = None,
+    hint: object | None = None,
+) -> SafeString:
+    """The ``#table`` section as ``view`` shows it at ``version``. With ``request`` (a
+    whole page) the forms carry the CSRF token for browsers without JavaScript;
+    htmx sends it in a header. ``confirm`` is a category (key, translated name)
+    whose zero score waits for the player; ``message`` and ``hint`` are for the
+    answer to one request."""
+    turn = view.turn
+    urls = view.urls
+    csrf = _csrf_input(request)
+    hidden = f'{csrf}<input type="hidden" name="version" value="{version}">'
+    parts = [
+        '<section id="table" class="table',
+        " my-turn" if turn.live else "",
+        f'" data-version="{version}" data-live="{"1" if turn.live else "0"}"',
+        ' hx-target="this" hx-swap="outerHTML"',
+        f' data-redirect="{escape(view.redirect)}">' if view.redirect else ">",
+        _turn(turn, get_language()),
+    ]
+    if message:
+        parts.append(f'<p id="notice" class="notice" role="alert">{escape(str(message))}</p>')
+    extra = {"urls": urls, "version": version, "turn": turn}
+    if confirm:
+        parts.append(_partial("confirm", request, extra, category=confirm[0], name=confirm[1]))
+    if not turn.finished:
+        parts.append(_dice_area(view, hidden))
+    if hint:
+        parts.append(_partial("hint", request, extra, hint=hint))
+    at_the_table = escape(gettext("At the table"))  # xgettext reads no f-string
+    parts.append(
+        f'<ul class="presence" aria-label="{at_the_table}">'
+        f"{_presence(view.presence, get_language())}{WATCHING_MARK}</ul>"
+    )
+    if view.can_skip:
+        parts.append(_partial("skip", request, extra))
+    if view.ranking:
+        parts.append(_partial("ranking", request, extra, ranking=view.ranking))
+    action = urls["declare"] if turn.declaring else urls["score"]
+    parts.append(
+        f'<form method="post" action="{action}" hx-post="{action}" class="scorecard-form">'
+        f'{hidden}<div class="scorecard-scroll">{view.scorecard}</div></form></section>'
+    )
+    # safe: every value above is escaped, or markup built (and escaped) here
+    return mark_safe("".join(parts))
+
+
+def _partial(partial: str, request, context: dict, **more) -> str:
+    """One of the table's rarer parts, rendered from its partial in ``table.html``."""
+    return render_to_string(f"{TEMPLATE}#{partial}", {**context, **more}, request=request)
+
+
+def _csrf_input(request) -> str:
+    if request is None:
+        return ""
+    from django.middleware.csrf import get_token
+
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{get_token(request)}">'
+
+
+@lru_cache(maxsize=512)  # a banner reads the same for everyone but the mover, turn by turn
+def _turn(turn: Turn, language: str) -> str:
+    """The title, the turn banner and the target line (``language`` keys the cache)."""
+    # The translations' own text is markup, as in a template; only the values are escaped.
+    title = escape(str(turn.ruleset_name))
+    if turn.upper_only:
+        title += " · " + gettext("upper section only")
+    if turn.finished and turn.winner:
+        name, total = turn.winner
+        banner = gettext("Game over: %(name)s wins with %(total)s points.") % {
+            "name": escape(name),
+            "total": total,
+        }
+    elif turn.live:
+        if turn.roll_number == 0:
+            todo = gettext("Roll the dice.")
+        elif turn.declaring:
+            todo = gettext("Declare your target category.")
+        elif turn.rolls_left:
+            todo = gettext("Hold dice and roll again, or score.")
+        else:
+            todo = gettext("Choose a category to score.")
+        banner = gettext("Your turn, %(name)s.") % {"name": escape(turn.player_to_move)}
+        banner += " " + todo
+    else:
+        banner = gettext("%(name)s's turn.") % {"name": escape(turn.player_to_move)}
+    html = (
+        f'<h1 class="table-title">{title}</h1>'
+        f'<p id="turn" class="turn-banner" role="status">{banner}</p>'
+    )
+    if turn.target_name:
+        target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
+        html += f'<p class="target">{target}</p>'
+    return html
+
+
+def _dice_area(view: Table, hidden: str) -> str:
+    urls = view.urls
+    language = get_language()
+    if view.dice:
+        dice = "".join(
+            _die_button(i, face, i in view.held, view.can_hold, language)
+            for i, face in enumerate(view.dice)
+        )
+    else:
+        waiting = ngettext(
+            "%(counter)s die waiting for the first roll.",
+            "%(counter)s dice waiting for the first roll.",
+            view.dice_count,
+        ) % {"counter": view.dice_count}
+        dice = f'<p class="no-dice">{waiting}</p>'
+    hint = ""
+    if view.can_hint:
+        label = gettext("Hint")
+        hint = (
+            f'<a class="button hint-button" href="{urls["hint"]}" hx-get="{urls["hint"]}">'
+            f"{label}</a>"
+        )
+    return (
+        '<div class="dice-area">'
+        f'<form class="dice" method="post" action="{urls["hold"]}" hx-post="{urls["hold"]}">'
+        f"{hidden}{dice}</form>"
+        f'<form class="roll" method="post" action="{urls["roll"]}" hx-post="{urls["roll"]}">'
+        f"{hidden}{_roll_button(view.can_roll, view.turn.rolls_left, language)}</form>"
+        f"{hint}</div>"
+    )
+
+
+@lru_cache(maxsize=512)  # 6 faces x 2 x 5 positions x 2 x the languages
+def _die_button(position: int, face: int, held: bool, can_hold: bool, language: str) -> str:
+    """One die's button (``language`` keys the cache: its name and tooltip are in it).
+    Its id lets keyboard focus survive a new table; the face is decorative, the
+    button carries the name."""
+    label = gettext("Die %(number)s: %(face)s") % {"number": position + 1, "face": face}
+    title = gettext("Held: click to release") if held else gettext("Click to hold")
+    return (
+        f'<button type="submit" id="die-{position}" name="die" value="{position}"'
+        f' class="die{" held" if held else ""}" aria-pressed="{"true" if held else "false"}"'
+        f' aria-label="{escape(label)}" title="{escape(title)}"{"" if can_hold else " disabled"}>'
+        f"{_FACES[face]}</button>"
+    )
+
+
+@lru_cache(maxsize=64)  # 2 x 4 x the languages
+def _roll_button(can_roll: bool, rolls_left: int, language: str) -> str:
+    """The roll button, with the rolls left (``language`` keys the cache)."""
+    rolls = ngettext("%(counter)s roll left", "%(counter)s rolls left", rolls_left) % {
+        "counter": rolls_left
+    }
+    roll = gettext("Roll")
+    return (
+        f'<button type="submit" id="roll-button" class="primary roll-button"'
+        f"{'' if can_roll else ' disabled'}>{roll}"
+        f' <span class="rolls-left">({rolls})</span></button>'
+    )
+
+
+@lru_cache(maxsize=512)  # a table's list changes only when someone comes or goes
+def _presence(seats: tuple[tuple[str, str, bool], ...], language: str) -> str:
+    """The presence list's lines: the remote players, connected or away, and the
+    computer players (the players at this screen are not listed). Seats are given as
+    (kind, name, connected); ``language`` keys the cache."""
+    lines = []
+    for kind, name, connected in seats:
+        if kind == Seat.Kind.REMOTE:
+            state = gettext("connected") if connected else gettext("away")
+            css = "online" if connected else "offline"
+            lines.append(f'<li class="{css}">{escape(name)}: {state}</li>')
+        elif kind == Seat.Kind.BOT:
+            bot = gettext("computer player")
+            lines.append(f'<li class="bot">{escape(name)}: {bot}</li>')
+    return "".join(lines)
+
+
+def watching(spectators: int) -> str:
+    """The presence list's line that counts the spectators; none for none."""
+    return _watching(spectators, get_language()) if spectators else ""
+
+
+@lru_cache(maxsize=256)  # filled in on every table sent
+def _watching(spectators: int, language: str) -> str:
+    """``watching``'s line in ``language`` (which keys the cache)."""
+    text = ngettext("%(counter)s watching", "%(counter)s watching", spectators) % {
+        "counter": spectators
+    }
+    return format_html('<li class="watching">{}</li>', text)
