@@ -134,8 +134,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = SNAPSHOTS.peek(self.game_id, self.code, stamp)
         if game is None:
             return None
-        with translation.override(self.language):
-            html = cached_live(game, self.viewer)
+        html = cached_live(game, self.viewer, self.language)
         return None if html is None else (html, game.version)
 
     def _render(self, stamp: str | None) -> tuple[str, int]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
@@ -197,14 +198,25 @@ def warm(game: Game) -> None:
         table_partial(game, viewer)
 
 
-def cached_live(game: Game, viewer: Viewer) -> str | None:
-    """What ``render_live`` would send, if that needs neither the database nor a
-    rendering: the table is in the cache and the game's seats are at hand. Safe to
-    call on the event loop; ``None`` means render in a thread."""
+def cached_live(game: Game, viewer: Viewer, language: str) -> str | None:
+    """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
+    the database nor a rendering: the table is in the cache and the game's seats are at
+    hand. Safe to call on the event loop; ``None`` means render it (``render_live``).
+
+    The string sent is kept on the game, per view and spectator count, so the browsers
+    that see the same table share one string, made once (and hashed once)."""
     if game.status == Game.Status.LOBBY or not seats_at_hand(game):
         return None
-    html = table_partial(game, viewer, render=False)
-    return None if html is None else _live(game, html)
+    key = (_view_key(game, viewer, language), spectators(game))
+    pushes = game.__dict__.setdefault("_pushes", {})
+    html = pushes.get(key)
+    if html is None:
+        table = _LIVE_CACHE.get(key[0])
+        if table is None:
+            return None
+        with translation.override(language):
+            html = pushes[key] = _live(game, _with_watching(game, table))
+    return html
 
 
 def spectators(game: Game) -> int:
@@ -233,7 +245,7 @@ def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None
     the rendering the mover's own socket is then pushed: rendering is the cost of a
     move. Forms carry no CSRF field: htmx sends the token in a header.
     """
-    key = _view_key(game, viewer)
+    key = _view_key(game, viewer, get_language())
     html = _LIVE_CACHE.get(key)
     if html is None and not render:
         return None
@@ -245,25 +257,33 @@ def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None
     return _with_watching(game, html)
 
 
-def _view_key(game: Game, viewer: Viewer) -> tuple:
-    """Everything the table partial depends on besides the game version."""
-    seats = list(game.seats.all())
-    to_move = game.engine_state().current_player
-    live = any(s.player_index == to_move and s.token in viewer.tokens for s in seats)
-    presence = tuple((s.id, s.connections > 0, s.away_since) for s in seats)
-    away = _seat_to_move_is_away(seats, to_move)  # changes with time alone
-    return (
-        game.id,
-        game.code,  # ids are reused when a test database rolls back; codes are not
-        game.version,
-        game.next_game_id,
-        get_language(),
-        presence,
-        away,
-        live,
-        # the host sees more than the others only when the player to move is away
-        away and game.host_browser == viewer.browser_id,
-    )
+def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
+    """Everything the table partial depends on, for ``viewer`` in ``language``. What is
+    the same for every viewer is worked out once per game read and kept on it: a move
+    asks for the key of every browser at its table. (Whether the player to move has
+    been away long enough to be skipped changes with time alone; a read of the game
+    is kept for the notices of one version, seconds at most.)"""
+    shared = game.__dict__.get("_view_key")
+    if shared is None or shared[0][2] != game.version:
+        seats = list(game.seats.all())
+        to_move = game.engine_state().current_player
+        away = _seat_to_move_is_away(seats, to_move)
+        shared = game.__dict__["_view_key"] = (
+            (
+                game.id,
+                game.code,  # ids are reused when a test database rolls back; codes are not
+                game.version,
+                game.next_game_id,
+                tuple((s.id, s.connections > 0, s.away_since) for s in seats),
+                away,
+            ),
+            next((s.token for s in seats if s.player_index == to_move), None),
+            game.host_browser if away else None,
+        )
+    common, token_to_move, host_to_skip = shared
+    live = token_to_move is not None and token_to_move in viewer.tokens
+    # the host sees more than the others only when the player to move is away
+    return (common, language, live, host_to_skip == viewer.browser_id)
 
 
 def seat_label(seat: Seat) -> str:
