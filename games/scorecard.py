@@ -11,7 +11,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
 from games.bounded import Bounded
@@ -50,53 +50,96 @@ def column_names(state: rules.GameState, names: dict[int, str]) -> list[str]:
     return [" & ".join(names.get(p, "?") for p in card.players) for card in state.scorecards]
 
 
+class Turn(NamedTuple):
+    """What the column of the scorecard to move shows beyond its points."""
+
+    target: str | None  # the declared target of this turn
+    options: tuple[tuple[str, int], ...]  # scores offered to the player to move, viewing
+    declaring: bool  # the player to move, viewing, may declare a target
+
+
+class Layout(NamedTuple):
+    """The rows of a table's scorecard: its categories, then where the sums go."""
+
+    categories: tuple[rules.Category, ...]
+    yahtzee_bonus: bool  # a row for the Yahtzee bonus
+
+
+def _layout(state: rules.GameState) -> Layout:
+    return Layout(state.categories, state.ruleset.yahtzee_rules and not state.options.upper_only)
+
+
+def _turn_of(state: rules.GameState, options: dict[str, int], live: bool, declaring: bool) -> Turn:
+    return Turn(
+        state.target,
+        tuple(options.items()) if live and not declaring else (),
+        live and declaring,
+    )
+
+
 def scorecard_rows(
     state: rules.GameState, options: dict[str, int], live: bool, declaring: bool
 ) -> list[Row]:
     """The scorecard as rows: upper six, subtotal, bonus, lower rows, total."""
+    layout = _layout(state)
     current = state.current_index if not state.is_finished else None
-    totals = [state.totals(i) for i in range(len(state.scorecards))]
-    written = [card.points() for card in state.scorecards]
-    rows: list[Row] = []
+    turn = _turn_of(state, options, live, declaring)
+    columns = [
+        _column(layout, card, state.totals(i), turn if i == current else None)
+        for i, card in enumerate(state.scorecards)
+    ]
+    return [
+        Row(key, gettext(name), kind, tuple(column[r] for column in columns))
+        for r, (key, name, kind) in enumerate(_row_heads(layout))
+    ]
 
-    def category_row(category: rules.Category) -> Row:
-        cells = []
-        for index, points_of in enumerate(written):
-            points = points_of.get(category.key)
-            mine_now = live and index == current
-            cells.append(
-                Cell(
-                    points,
-                    options.get(category.key) if mine_now and not declaring else None,
-                    index == current and state.target == category.key,
-                    mine_now and declaring and points is None,
-                    index == current,
-                )
-            )
-        return Row(category.key, gettext(category.name), "category", tuple(cells))
 
-    upper = [c for c in state.categories if c.is_upper]
-    lower = [c for c in state.categories if not c.is_upper]
-    rows += [category_row(c) for c in upper]
-    rows.append(
-        Row("subtotal", gettext("Subtotal"), "subtotal", tuple(_subtotal(t) for t in totals))
-    )
-    upper_keys = [c.key for c in upper]
-    complete = [all(card.is_used(k) for k in upper_keys) for card in state.scorecards]
-    bonus_cells = tuple(_bonus(t, done) for t, done in zip(totals, complete, strict=True))
-    rows.append(Row("bonus", gettext("Bonus"), "bonus", bonus_cells))
-    rows += [category_row(c) for c in lower]
-    if state.ruleset.yahtzee_rules and not state.options.upper_only:
-        rows.append(
-            Row(
-                "yahtzee_bonus",
-                gettext("Yahtzee bonus"),
-                "yahtzee_bonus",
-                tuple(str(t.yahtzee_bonus) for t in totals),
-            )
+def _row_heads(layout: Layout) -> list[tuple[str, str, str]]:
+    """(key, untranslated name, kind) of each row."""
+    upper = [c for c in layout.categories if c.is_upper]
+    lower = [c for c in layout.categories if not c.is_upper]
+    heads = [(c.key, c.name, "category") for c in upper]
+    heads += [
+        ("subtotal", gettext_noop("Subtotal"), "subtotal"),
+        ("bonus", gettext_noop("Bonus"), "bonus"),
+    ]
+    heads += [(c.key, c.name, "category") for c in lower]
+    if layout.yahtzee_bonus:
+        heads.append(("yahtzee_bonus", gettext_noop("Yahtzee bonus"), "yahtzee_bonus"))
+    heads.append(("total", gettext_noop("Total"), "total"))
+    return heads
+
+
+def _column(
+    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None
+) -> list[Cell | str]:
+    """One scorecard's cells, top to bottom; ``turn`` for the scorecard to move."""
+    points_of = card.points()
+    offered = dict(turn.options) if turn else {}
+    current = turn is not None
+
+    def cell(category: rules.Category) -> Cell:
+        points = points_of.get(category.key)
+        return Cell(
+            points,
+            offered.get(category.key),
+            current and turn.target == category.key,
+            current and turn.declaring and points is None,
+            current,
         )
-    rows.append(Row("total", gettext("Total"), "total", tuple(str(t.total) for t in totals)))
-    return rows
+
+    upper = [cell(c) for c in layout.categories if c.is_upper]
+    lower = [cell(c) for c in layout.categories if not c.is_upper]
+    upper_complete = all(c.points is not None for c in upper)
+    sums = [str(totals.yahtzee_bonus)] if layout.yahtzee_bonus else []
+    return [
+        *upper,
+        _subtotal(totals),
+        _bonus(totals, upper_complete),
+        *lower,
+        *sums,
+        str(totals.total),
+    ]
 
 
 def _subtotal(totals: rules.Totals) -> str:
@@ -116,21 +159,58 @@ _SCORECARDS: Bounded[str, SafeString] = Bounded(256)
 def scorecard_table(
     state: rules.GameState, columns: list[str], live: bool, declaring: bool
 ) -> SafeString:
-    """The scorecard's table, rendered once per content and language: the rows are built
-    only when it is not in the cache."""
+    """The scorecard's table, rendered once per content and language. A new one is
+    joined from its columns' cells, each column cached by what it shows: between two
+    rolls only the column to move changes, and only for the player to move."""
     key = _content_key(state, columns, live, declaring)
     html = _SCORECARDS.get(key)
     if html is None:
-        options = rules.scoring_options(state) if live and not declaring else {}
-        rows = scorecard_rows(state, options, live, declaring)
-        current_column = None if state.is_finished else state.current_index
-        language = get_language()
-        body = "".join(_row(row, current_column, language) for row in rows)
-        head = _head(tuple(columns), current_column, get_language())
-        # safe: the head is a rendered template, the rows escape what they show
-        html = mark_safe(f'<table class="scorecard">{head}<tbody>{body}</tbody></table>')
-        _SCORECARDS[key] = html
+        html = _SCORECARDS[key] = _build(state, columns, live, declaring)
     return html
+
+
+def _build(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> SafeString:
+    options = rules.scoring_options(state) if live and not declaring else {}
+    current_column = None if state.is_finished else state.current_index
+    language = get_language()
+    layout = _layout(state)
+    turn = _turn_of(state, options, live, declaring)
+    cells = [
+        _column_html(layout, card, state.totals(i), turn if i == current_column else None, language)
+        for i, card in enumerate(state.scorecards)
+    ]
+    body = "".join(
+        f"{head}{''.join(column[r] for column in cells)}</tr>"
+        for r, head in enumerate(_row_html(layout, language))
+    )
+    head = _head(tuple(columns), current_column, language)
+    # safe: the head is a rendered template, the rows escape what they show
+    return mark_safe(f'<table class="scorecard">{head}<tbody>{body}</tbody></table>')
+
+
+@lru_cache(maxsize=64)
+def _row_html(layout: Layout, language: str) -> tuple[str, ...]:
+    """Each row's start: its class and its head cell (``language`` keys the cache)."""
+    return tuple(
+        f'<tr class="row-{kind}"><th scope="row">{escape(gettext(name))}</th>'
+        for _key, name, kind in _row_heads(layout)
+    )
+
+
+@lru_cache(maxsize=1024)  # a column changes with its own scores, or when it is to move
+def _column_html(
+    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None, language: str
+) -> tuple[str, ...]:
+    """One scorecard's ``<td>`` cells, top to bottom (``language`` keys the cache: the
+    buttons' names are in it)."""
+    heads = _row_heads(layout)
+    css = "current" if turn is not None else ""
+    return tuple(
+        _category_cell(cell, key, gettext(name), language)
+        if kind == "category"
+        else f'<td class="{css}">{escape(cell)}</td>'
+        for cell, (key, name, kind) in zip(_column(layout, card, totals, turn), heads, strict=True)
+    )
 
 
 def _content_key(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
@@ -161,30 +241,6 @@ def _head(columns: tuple[str, ...], current_column: int | None, language: str) -
     """The table's caption and column heads, rendered once per players, turn and
     ``language`` (which keys the cache): they change only when the turn does."""
     return render_to_string(HEAD_TEMPLATE, {"columns": columns, "current_column": current_column})
-
-
-@lru_cache(maxsize=2048)  # most rows read the same from one roll to the next
-def _row(row: Row, current_column: int | None, language: str) -> str:
-    """One row of the table (``language`` keys the cache: the buttons' names are in
-    it). The rows and their cells are built here and not in the template: a scorecard
-    has up to twenty rows and a hundred cells, the template's loops over them were
-    most of its rendering, and the player to move gets a new scorecard on every roll."""
-    # f-strings with escape() and not format_html: this runs for every row of every
-    # new scorecard, and format_html's lazy-string checks were half its cost.
-    return (
-        f'<tr class="row-{row.kind}"><th scope="row">{escape(row.name)}</th>'
-        f"{_cells(row, current_column, language)}</tr>"
-    )
-
-
-def _cells(row: Row, current_column: int | None, language: str) -> str:
-    """The ``<td>`` cells of one row."""
-    if row.kind == "category":
-        return "".join(_category_cell(cell, row.key, row.name, language) for cell in row.cells)
-    return "".join(
-        f'<td class="{"current" if i == current_column else ""}">{escape(cell)}</td>'
-        for i, cell in enumerate(row.cells)
-    )
 
 
 @lru_cache(maxsize=1024)  # most cells read the same from one rendering to the next

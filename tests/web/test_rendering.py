@@ -24,22 +24,21 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The tables rendered and the scorecards built from now on, in order (caches start
-    empty)."""
+    """The tables rendered, the scorecards built and the scorecards' columns built from
+    now on, in order (caches start empty)."""
     empty_caches(monkeypatch)
     rendered: list[str] = []
-    real_table, real_rows = markup.table, scorecard.scorecard_rows
 
-    def counted(*args, **kwargs) -> str:
-        rendered.append("table")
-        return real_table(*args, **kwargs)
+    def counted(name: str, real):
+        def call(*args, **kwargs):
+            rendered.append(name)
+            return real(*args, **kwargs)
 
-    def rows_counted(*args, **kwargs) -> list[scorecard.Row]:
-        rendered.append("scorecard")
-        return real_rows(*args, **kwargs)
+        return call
 
-    monkeypatch.setattr(markup, "table", counted)
-    monkeypatch.setattr(scorecard, "scorecard_rows", rows_counted)
+    monkeypatch.setattr(markup, "table", counted("table", markup.table))
+    monkeypatch.setattr(scorecard, "_build", counted("scorecard", scorecard._build))
+    monkeypatch.setattr(scorecard, "_column", counted("column", scorecard._column))
     return rendered
 
 
@@ -60,8 +59,9 @@ def test_between_two_rolls_only_the_movers_scorecard_is_rendered_again(
     watched_again = rendering.table_partial(moved, Viewer(""))
 
     assert answer.status_code == 200
-    # the mover's table and its scorecard with options; the watcher's scorecard is reused
-    assert renders == ["scorecard", "table", "table"]
+    # the mover's table and its scorecard with options, of which only the mover's column
+    # is new; the watcher's scorecard is reused
+    assert renders == ["scorecard", "column", "table", "table"]
     scorecard = watched.partition('<table class="scorecard">')[2]
     assert scorecard and watched_again.partition('<table class="scorecard">')[2] == scorecard
     assert 'class="score-option' in answer.content.decode()  # the mover's has its options
@@ -192,7 +192,8 @@ def empty_caches(patch: pytest.MonkeyPatch) -> None:
     patch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
     for module, name in [
         (scorecard, "_head"),
-        (scorecard, "_row"),
+        (scorecard, "_row_html"),
+        (scorecard, "_column_html"),
         (scorecard, "_category_cell"),
         (markup, "_turn"),
         (markup, "_die_button"),
