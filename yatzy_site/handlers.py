@@ -46,6 +46,10 @@ class OneHopASGIHandler(ASGIHandler):
             return
         with closing(body_file):
             set_script_prefix(get_script_prefix(scope))
+            # The moves made before this request reach their browsers first.
+            from games.broadcast import delivered  # an app's: importable once set up
+
+            await delivered()
             response = await _sync(self._respond, scope, body_file)
             await self.send_response(response, send)
             if response.streaming:

@@ -18,7 +18,7 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.test import Client
 
 from games import broadcast, markup, rendering, services
-from games.consumers import presence_notice
+from games.consumers import TableConsumer, presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
@@ -26,6 +26,7 @@ from tests.web.test_bots import bot_table
 from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
 from yatzy_site import inline
 from yatzy_site.asgi import application, django_asgi_app
+from yatzy_site.handlers import OneHopASGIHandler
 
 
 class SlowLayer:
@@ -355,4 +356,48 @@ async def test_a_move_made_on_another_thread_reaches_the_sockets_at_once(dice: o
     got = int(re.search(r'data-version="(\d+)"', html).group(1))
     assert got == game.version + 1
     assert time.monotonic() - moved_at[0] < 0.05  # another wake-up came within 0.1 s
+    await watcher.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_waits_until_the_moves_before_it_have_reached_their_browsers(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, settings
+) -> None:
+    # On the loop a request holds it for its whole synchronous part: begun before the
+    # previous move's pushes went out, it would make them wait for it.
+    settings.YATZY_SYNC_ON_LOOP = True
+    game = await sync_to_async(create_game)(alice)
+    watcher = await joined(game.code)
+    steps: list[str] = []
+    real_respond, real_changed = OneHopASGIHandler._respond, TableConsumer.game_changed
+
+    def respond(handler, scope, body_file):
+        steps.append(f"request {scope['path']}")
+        return real_respond(handler, scope, body_file)
+
+    async def changed(consumer, event):
+        await real_changed(consumer, event)
+        steps.append("pushed")
+
+    monkeypatch.setattr(OneHopASGIHandler, "_respond", respond)
+    monkeypatch.setattr(TableConsumer, "game_changed", changed)
+    await sync_to_async(alice.get)("/")  # the CSRF cookie
+    cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in alice.cookies.items())
+    headers = [(b"host", b"testserver"), (b"cookie", cookies.encode()), (b"hx-request", b"true")]
+    headers.append((b"x-csrftoken", alice.cookies["csrftoken"].value.encode()))
+    roll = HttpCommunicator(
+        application,
+        "POST",
+        f"/g/{game.code}/roll/",
+        body=f"version={game.version}".encode(),
+        headers=[*headers, (b"content-type", b"application/x-www-form-urlencoded")],
+    )
+    later = HttpCommunicator(application, "GET", "/healthz", headers=headers)
+
+    answers = await asyncio.gather(roll.get_response(), later.get_response())
+
+    assert [answer["status"] for answer in answers] == [200, 200]
+    assert steps == [f"request /g/{game.code}/roll/", "pushed", "request /healthz"]
+    assert (await next_version(watcher))[0] == game.version + 1
     await watcher.disconnect()
