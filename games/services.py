@@ -21,7 +21,6 @@ from games import broadcast, queries
 from games import rules as engine
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
 from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
-from games.snapshots import with_seats
 
 # The dice of every game come from here; tests replace it with a seeded generator.
 rng: engine.DiceRandom = secrets.SystemRandom()
@@ -414,7 +413,9 @@ def _play(
     act: Callable[[engine.GameState, int], engine.GameState],
 ) -> Game:
     with transaction.atomic():
-        game = _locked(code)
+        game = queries.locked_game_with_seats(code)
+        if game is None:
+            raise GameNotFound
         _check_version(game, version)
         if game.status != Game.Status.PLAYING:
             message = (
@@ -424,9 +425,8 @@ def _play(
             )
             raise ActionError(message, code="not_playing", status=409)
         state = game.engine_state()
-        # One read of the seats serves the turn check, the computer-player check and
-        # the table the mover gets back.
-        with_seats(game)
+        # The seats, read with the game, serve the turn check, the computer-player
+        # check and the table the mover gets back.
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
             raise NotYourSeat(gettext("It is %(name)s's turn, not yours.") % {"name": seat.name})

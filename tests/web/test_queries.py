@@ -34,6 +34,32 @@ def test_the_locked_read_gives_the_game_as_the_orm_reads_it(alice: Client, dice:
 def test_the_locked_read_of_an_unknown_code_is_none(db: None) -> None:
     with transaction.atomic():
         assert queries.locked_game("nosuchgame") is None
+        assert queries.locked_game_with_seats("nosuchgame") is None
+
+
+def test_a_game_and_its_seats_are_read_in_one_statement_locking_the_game_only(
+    alice: Client, dice: object
+) -> None:
+    game = create_game(alice, players="Bob\nCai")
+    alice.post(f"/g/{game.code}/roll/", {"version": "1"})
+
+    with transaction.atomic(), CaptureQueriesContext(connection) as read:
+        locked = queries.locked_game_with_seats(game.code)
+        seats = list(locked.seats.all())
+
+    orm = Game.objects.get(code=game.code)
+    fields = [field.attname for field in Game._meta.concrete_fields]
+    assert [getattr(locked, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert locked.engine_state() == orm.engine_state()
+    seat_fields = [field.attname for field in Seat._meta.concrete_fields]
+    in_order = Seat.objects.filter(game=orm).order_by("position")
+    assert [[getattr(s, f) for f in seat_fields] for s in seats] == [
+        [getattr(s, f) for f in seat_fields] for s in in_order
+    ]
+    (sql,) = [query["sql"] for query in read]
+    if connection.features.has_select_for_update_of:
+        assert sql.endswith('FOR UPDATE OF "games_game"')
+    assert locked.seats.get(name="Cai").position == 2  # a further query, as the ORM's
 
 
 def test_the_seats_are_read_once_in_table_order_and_can_still_be_queried(
