@@ -4,7 +4,8 @@ player to move, whose column offers the scores, and it is most of a table's rend
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from html import escape
 from typing import NamedTuple
 
@@ -58,15 +59,25 @@ class Turn(NamedTuple):
     declaring: bool  # the player to move, viewing, may declare a target
 
 
-class Layout(NamedTuple):
-    """The rows of a table's scorecard: its categories, then where the sums go."""
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """The rows of a table's scorecard: its categories, then where the sums go. One
+    per rule set and table option (``_layout``), so that a layout is its own key in
+    the caches: hashed by identity, not by its fifteen categories."""
 
     categories: tuple[rules.Category, ...]
     yahtzee_bonus: bool  # a row for the Yahtzee bonus
 
 
 def _layout(state: rules.GameState) -> Layout:
-    return Layout(state.categories, state.ruleset.yahtzee_rules and not state.options.upper_only)
+    return _layout_of(state.ruleset_key, state.options.upper_only)
+
+
+@cache  # three rule sets, with and without the lower section
+def _layout_of(ruleset_key: str, upper_only: bool) -> Layout:
+    ruleset = rules.get_ruleset(ruleset_key)
+    categories = ruleset.upper_categories if upper_only else ruleset.categories
+    return Layout(categories, ruleset.yahtzee_rules and not upper_only)
 
 
 def _turn_of(state: rules.GameState, options: dict[str, int], live: bool, declaring: bool) -> Turn:
