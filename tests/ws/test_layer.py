@@ -45,3 +45,22 @@ async def test_messages_still_expire(monkeypatch: pytest.MonkeyPatch) -> None:
     layer._clean_expired()
 
     assert channel not in layer.channels
+
+
+async def test_a_group_send_has_reached_every_member_when_it_returns() -> None:
+    layer = ThrottledInMemoryChannelLayer(capacity=1)
+    members = [await layer.new_channel() for _ in range(4)]
+    for channel in members:
+        await layer.group_add("game.abc", channel)
+    await layer.send(members[0], {"type": "game.changed", "version": 0})  # now full
+
+    sending = layer.group_send("game.abc", {"type": "game.changed", "version": 1})
+    with pytest.raises(StopIteration):
+        sending.send(None)  # done in one step: it never waited for the loop
+
+    queued = [layer.channels[channel].qsize() for channel in members]
+    assert queued == [1, 1, 1, 1]  # the full one skipped
+    assert [await layer.receive(channel) for channel in members] == [
+        {"type": "game.changed", "version": 0},
+        *[{"type": "game.changed", "version": 1}] * 3,
+    ]
