@@ -15,6 +15,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from yatzy_site import twisted_http  # noqa: E402
+
+twisted_http.install()
 
 application = ProtocolTypeRouter(
     {

@@ -61,6 +61,10 @@ class OneHopASGIHandler(ASGIHandler):
         request, response = self.create_request(scope, body_file)
         if request is not None:
             response = self.get_response(request)
+            # django-htmx's details hold their request: a reference cycle each request,
+            # which took the request and all it held (session, body, forms) to the
+            # garbage collector. Broken here, they are freed as the request ends.
+            request.__dict__.pop("htmx", None)
         response._handler_class = self.__class__
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size

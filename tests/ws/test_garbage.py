@@ -10,6 +10,8 @@ import weakref
 from collections.abc import Iterator
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import HttpCommunicator
 from django.test import Client
 
 from games import broadcast, scorecard, services
@@ -19,6 +21,8 @@ from games.services import Viewer
 from games.snapshots import Snapshots, read_game, seats_at_hand
 from games.viewer import peek_viewer
 from tests.conftest import create_game
+from yatzy_site.asgi import application
+from yatzy_site.handlers import OneHopASGIHandler
 
 
 @pytest.fixture
@@ -90,3 +94,42 @@ def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
 
     assert len(scorecard._SCORECARDS) == 1
     assert not any(gc.is_tracked(key) for key in scorecard._SCORECARDS)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_move_request_is_freed_as_it_ends(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, no_cyclic_collection: None
+) -> None:
+    # django-htmx's details of a request hold the request: left alone, every request
+    # (its session, its body, its form) waited for the collector.
+    game = await sync_to_async(create_game)(alice)
+    await sync_to_async(alice.get)("/")  # the CSRF cookie
+    requests: list[weakref.ref] = []
+    real_get_response = OneHopASGIHandler.get_response
+
+    def get_response(handler, request):
+        requests.append(weakref.ref(request))
+        return real_get_response(handler, request)
+
+    monkeypatch.setattr(OneHopASGIHandler, "get_response", get_response)
+    cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in alice.cookies.items())
+    roll = HttpCommunicator(
+        application,
+        "POST",
+        f"/g/{game.code}/roll/",
+        body=f"version={game.version}".encode(),
+        headers=[
+            (b"host", b"testserver"),
+            (b"cookie", cookies.encode()),
+            (b"hx-request", b"true"),
+            (b"x-csrftoken", alice.cookies["csrftoken"].value.encode()),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+        ],
+    )
+
+    answer = await roll.get_response()
+    await roll.wait()
+
+    assert answer["status"] == 200 and b"data-version" in answer["body"]
+    assert len(requests) == 1 and requests[0]() is None
