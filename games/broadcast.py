@@ -3,11 +3,14 @@
 Called from ``transaction.on_commit``: a message is only sent for a change that
 is in the database. Consumers answer it by rendering each viewer's partials.
 
-Inside the server the move's thread does not wait for the send: the message is
-handed to the server's event loop, which sends it after the game's previous
-message (so a table's versions go out in order), and the thread is free to
-answer the player at once. Outside a server (management commands, sync tests)
-the send is made and awaited in place.
+Inside the server the move does not wait for the send: the message is handed to
+the server's event loop (queued at once when the move runs on the loop's own thread,
+``yatzy_site/inline.py``), which sends it after the game's previous message (so a
+table's versions go out in order), and the move answers the player at once. A
+computer player's move, made on its timer thread, is handed to the loop serving the
+table sockets. Outside a server (management commands, sync tests) the send is made
+and awaited in place. ``delivered`` lets a request wait until the updates already
+queued are out.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 _pending: dict[str, asyncio.Future] = {}
 # The loop serving this process's table sockets, once one has connected.
 _sockets_loop: asyncio.AbstractEventLoop | None = None
+_POLL = 1e-6  # seconds: a timer due at once (``delivered``)
 
 
 def group_name(code: str) -> str:
@@ -131,6 +135,3 @@ async def delivered() -> None:
         # sleep(0), runs after that poll's callbacks. Meanwhile other requests may have
         # made moves: their notices are waited for too.
         await asyncio.sleep(_POLL)
-
-
-_POLL = 1e-6  # seconds: a timer due at once

@@ -1,4 +1,4 @@
-"""Django's ASGI handler with the whole request on one thread hop, on one thread.
+"""Django's ASGI handler with the whole request's synchronous work in one piece.
 
 Django's stock ASGI handler builds an asynchronous middleware chain. Our
 middleware and views are synchronous, so every middleware step of every request
@@ -8,12 +8,15 @@ of which waits its turn on a busy event loop. It also gives every request its ow
 database connection per request (connections belong to a thread).
 
 Here the synchronous chain (the one WSGI uses), with the ``request_started`` and
-``request_finished`` signals around it, runs in a single ``sync_to_async`` call on
-the process's one sync thread, the thread the WebSocket consumers' database work
-runs on too: one persistent connection, no new threads, and the work of the
-process done in arrival order instead of by threads fighting over the GIL. The
-loop reads the request and writes the response; the thread does everything
-between. Streaming responses (static files) are closed after they are sent.
+``request_finished`` signals around it, runs in one piece where the process does its
+synchronous work: on the event loop's own thread on SQLite (``inline``), or in a
+single ``sync_to_async`` call on the process's one sync thread, the thread the
+WebSocket consumers' database work runs on too. Either way one persistent
+connection, no new threads, and the work of the process done in arrival order. The
+loop reads the request and writes the response. Before a request starts, the
+updates of the moves already made are sent (``broadcast.delivered``): on the loop a
+request holds it until it ends. Streaming responses (static files) are closed after
+they are sent.
 """
 
 from __future__ import annotations
