@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
@@ -89,7 +90,14 @@ def _queue(
     loop: asyncio.AbstractEventLoop, layer: BaseChannelLayer, code: str, message: dict
 ) -> None:
     previous = _pending.get(code)
-    task = loop.create_task(_send(layer, code, message, previous))
+    send_now = getattr(layer, "send_to_group", None)  # the in-memory layer's, on its loop
+    if previous is None and send_now is not None:
+        _send_now(send_now, code, message)
+        # what ``delivered`` waits for: the sockets it woke take their turns after this
+        task = loop.create_future()
+        loop.call_soon(task.set_result, None)
+    else:
+        task = loop.create_task(_send(layer, code, message, previous))
     _pending[code] = task
     task.add_done_callback(
         lambda done: _pending.pop(code, None) if _pending.get(code) is done else None
@@ -105,6 +113,13 @@ async def _send(
         await layer.group_send(group_name(code), message)
     except ChannelFull:
         _lost(code, message["version"])
+    except Exception:  # the move is committed; a lost notice must not go unseen
+        log.exception("update %s of game %s not sent", message["version"], code)
+
+
+def _send_now(send: Callable[[str, dict], None], code: str, message: dict) -> None:
+    try:
+        send(group_name(code), message)
     except Exception:  # the move is committed; a lost notice must not go unseen
         log.exception("update %s of game %s not sent", message["version"], code)
 

@@ -20,7 +20,9 @@ returns (docs/performance.md, round 7).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import copy
 import time
 
 from channels.exceptions import ChannelFull
@@ -44,9 +46,29 @@ class ThrottledInMemoryChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group: str, message: dict) -> None:
         """As Channels' ``group_send``: the message to every member, a member whose queue
         is full skipped; with no task and no wait."""
+        self.send_to_group(group, message)
+
+    def send_to_group(self, group: str, message: dict) -> None:
+        """``group_send`` from synchronous code on the loop's thread (the move that
+        commits on it, ``games/broadcast.py``): every member has the message in its
+        queue when this returns."""
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
         for channel in list(self.groups.get(group, ())):
             with contextlib.suppress(ChannelFull):
-                await self.send(channel, message)  # puts the message at once
+                self._put(channel, message)
+
+    async def send(self, channel: str, message: dict) -> None:
+        self._put(channel, message)
+
+    def _put(self, channel: str, message: dict) -> None:
+        """Channels' ``send``, which never waits, as a plain function."""
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        assert "__asgi_channel__" not in message
+        queue = self.channels.setdefault(channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
+        try:
+            queue.put_nowait((time.time() + self.expiry, copy.deepcopy(message)))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None

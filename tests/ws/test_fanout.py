@@ -27,6 +27,7 @@ from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
 from yatzy_site import inline
 from yatzy_site.asgi import application, django_asgi_app
 from yatzy_site.handlers import OneHopASGIHandler
+from yatzy_site.layers import ThrottledInMemoryChannelLayer
 
 
 class SlowLayer:
@@ -94,6 +95,23 @@ async def test_a_move_does_not_wait_for_its_notice_and_notices_keep_their_order(
 
     assert sent_before_the_move_went_on == []
     assert layer.sent == [1, 2, 3, 4, 5]
+    assert broadcast._pending == {}
+
+
+@pytest.mark.asyncio
+async def test_a_move_on_the_loop_has_its_notice_in_the_sockets_queues_as_it_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    layer = ThrottledInMemoryChannelLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    socket = await layer.new_channel()
+    await layer.group_add(broadcast.group_name("abc"), socket)
+
+    inline.call(broadcast.game_changed, "abc", 7)
+
+    assert layer.channels[socket].qsize() == 1  # no turn of the loop needed
+    assert await layer.receive(socket) == {"type": "game.changed", "version": 7}
+    await broadcast.delivered()
     assert broadcast._pending == {}
 
 
