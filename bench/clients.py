@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -70,6 +71,9 @@ class Browser:
         self._reader: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         self.connected_at = 0.0
+        # what a table page names itself by (its socket's address, its moves' header):
+        # the table a move makes reaches this page in the answer, not again on its socket
+        self.page = secrets.token_urlsafe(16)
 
     # -- HTTP ---------------------------------------------------------------------------
 
@@ -98,6 +102,7 @@ class Browser:
                 "HX-Target": "table",
                 "HX-Current-URL": page,
                 "X-CSRFToken": token,
+                "X-Yatzy-Page": self.page,
                 "Origin": self.base_url,
                 "Referer": page,
                 **BROWSER_HEADERS,
@@ -119,7 +124,7 @@ class Browser:
         for attempt in range(CONNECT_ATTEMPTS):
             try:
                 self._socket = await websockets.connect(
-                    self.ws_url + path,
+                    f"{self.ws_url}{path}?page={self.page}",
                     additional_headers=headers,
                     max_size=None,
                     open_timeout=60,

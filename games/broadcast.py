@@ -11,14 +11,23 @@ computer player's move, made on its timer thread, is handed to the loop serving 
 table sockets. Outside a server (management commands, sync tests) the send is made
 and awaited in place. ``delivered`` lets a request wait until the updates already
 queued are out.
+
+A move answered by htmx carries the table it made to the page that asked; that page's
+own socket need not be sent it again. The page names itself (``X-Yatzy-Page``, a
+random id in its socket's address too), the move's notice says which page was
+answered, and that page's socket only notes the version (``games/consumers.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
-from collections.abc import Callable
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
@@ -36,6 +45,9 @@ _pending: dict[str, asyncio.Future] = {}
 # The loop serving this process's table sockets, once one has connected.
 _sockets_loop: asyncio.AbstractEventLoop | None = None
 _POLL = 1e-6  # seconds: a timer due at once (``delivered``)
+# The page whose request is making the move, if its answer carries the table.
+_answering: ContextVar[str] = ContextVar("answering", default="")
+_PAGE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def group_name(code: str) -> str:
@@ -53,6 +65,8 @@ def game_changed(code: str, version: int, game: Game | None = None) -> None:
     if layer is None:
         return
     message = {"type": "game.changed", "version": version}
+    if page := _answering.get():
+        message["answered"] = page
     loop = inline.serving_loop()
     if loop is not None:  # this is the loop's own thread: queued before the move ends
         _queue(loop, layer, code, message)
@@ -65,6 +79,27 @@ def game_changed(code: str, version: int, game: Game | None = None) -> None:
         async_to_sync(layer.group_send)(group_name(code), message)
     except ChannelFull:
         _lost(code, version)
+
+
+def new_page_id() -> str:
+    """A page's name for itself: in its socket's address and its moves' headers."""
+    return secrets.token_urlsafe(16)
+
+
+def page_id(value: str | None) -> str:
+    """``value`` if it is a page id as ``new_page_id`` makes them, else ''."""
+    return value if value and _PAGE_ID.fullmatch(value) else ""
+
+
+@contextlib.contextmanager
+def answering(page: str) -> Iterator[None]:
+    """Within: the notices of the moves made say that ``page`` (if any) has their table
+    already, in the answer to its request."""
+    token = _answering.set(page)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
 
 
 def sockets_served_here() -> None:

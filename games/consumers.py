@@ -11,6 +11,7 @@ import copy
 import secrets
 import time
 from types import SimpleNamespace
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -41,6 +42,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
+        self.page = page_of(self.scope)
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
@@ -95,11 +97,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Send the table as it is now. A notice of a version this browser already
         has (it was sent the newer table while the notice queued) is skipped; a
         notice without a version is a presence change, sent if this browser's
-        table looks different for it. A browser is never sent an older table."""
+        table looks different for it. A browser is never sent an older table, nor
+        the table of its own move, which the answer to its request carried."""
         version = event.get("version")
         if version is not None and version <= self.sent_version:
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
+        if version is not None and self.page and event.get("answered") == self.page:
+            cached = self._cached(stamp)
+            self.sent_version = version
+            self.sent_hash = hash(cached[0]) if cached else 0
+            return
         html, current = self._cached(stamp) or await inline.database(self._render, stamp)
         if html and current < self.sent_version:
             # this process read the game for a presence notice before this browser's
@@ -143,6 +151,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             return "", -1
         with translation.override(self.language):
             return render_live(game, self.viewer), game.version
+
+
+def page_of(scope: dict) -> str:
+    """The id the page names itself by in its socket's address (``?page=``), or ''."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return broadcast.page_id(query.get("page", [""])[0])
 
 
 def language_of(scope: dict) -> str:

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from games import services
+from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
 from games.rendering import table_page, table_partial
@@ -59,6 +59,7 @@ def table_response(
     context = table_page(request, game, viewer, **extra)
     if request.htmx:
         return HttpResponse(context["table"], status=status)
+    context["page"] = broadcast.new_page_id()
     return render(request, "games/table.html", context, status=status)
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import bots, coach, rules, services
+from games import bots, broadcast, coach, rules, services
 from games.errors import ActionError, NotYourSeat
 from games.models import Game
 from games.services import Viewer
@@ -66,16 +66,20 @@ def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -
     next game, made for it) has them claimed when the move is refused as not theirs,
     and the move is tried once more."""
     viewer = viewer_of(request)
+    # htmx answers with the table the move made: the page's socket need not get it too
+    page = broadcast.page_id(request.headers.get("X-Yatzy-Page")) if request.htmx else ""
     try:
         version = int_field(request, "version")
         try:
-            moved = act(viewer, version)
+            with broadcast.answering(page):
+                moved = act(viewer, version)
         except NotYourSeat:
             claimed = viewer_at(request, services.get_game(code))
             if claimed == viewer:
                 raise
             viewer = claimed
-            moved = act(viewer, version)
+            with broadcast.answering(page):
+                moved = act(viewer, version)
     except ActionError as error:
         try:
             game = services.get_game(code)

@@ -57,8 +57,12 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
             me, them = players[name], players[other]
         expect(me.get_by_role("status")).to_contain_text(f"Your turn, {name}.")
         before = me.locator("#table").get_attribute("data-version")
-        with me.expect_response(lambda r: "/roll/" in r.url):
+        with me.expect_response(lambda r: "/roll/" in r.url) as answer:
             me.get_by_role("button", name="Roll").click()
+        if turn == 0:  # the move names its page, as the page's socket does (and CSRF)
+            sent = answer.value.request.headers
+            socket_page = me.locator(".table-page").get_attribute("ws-connect").split("page=")[1]
+            assert sent.get("x-yatzy-page") == socket_page and sent.get("x-csrftoken")
         # The answer has arrived; htmx swaps it in a moment later (under load, later
         # still): read the dice once the rolled table is on screen, not the one before.
         expect(me.locator("#table")).not_to_have_attribute("data-version", before)
