@@ -36,6 +36,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from games.models import Game
 from games.snapshots import SNAPSHOTS
 from yatzy_site import inline
+from yatzy_site.layers import ThrottledInMemoryChannelLayer
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +126,10 @@ def _queue(
     loop: asyncio.AbstractEventLoop, layer: BaseChannelLayer, code: str, message: dict
 ) -> None:
     previous = _pending.get(code)
-    send_now = getattr(layer, "send_to_group", None)  # the in-memory layer's, on its loop
-    if previous is None and send_now is not None:
-        _send_now(send_now, code, message)
+    # The in-memory layer's sockets are this loop's: their queues can be filled now. (Not
+    # ``getattr``: the Redis layer's proxy looks for its loop, hidden on this thread.)
+    if previous is None and isinstance(layer, ThrottledInMemoryChannelLayer):
+        _send_now(layer.send_to_group, code, message)
         # what ``delivered`` waits for: the sockets it woke take their turns after this
         task = loop.create_future()
         loop.call_soon(task.set_result, None)

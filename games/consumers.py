@@ -103,11 +103,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if version is not None and version <= self.sent_version:
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
-        if version is not None and self.page and event.get("answered") == self.page:
-            cached = self._cached(stamp)
-            self.sent_version = version
-            self.sent_hash = hash(cached[0]) if cached else 0
-            return
         html, current = self._cached(stamp) or await inline.database(self._render, stamp)
         if html and current < self.sent_version:
             # this process read the game for a presence notice before this browser's
@@ -117,7 +112,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # nothing this browser sees has changed
         self.sent_version = current
         self.sent_hash = hash(html)
-        await self.send(text_data=html)
+        if current != version or not self.page or event.get("answered") != self.page:
+            await self.send(text_data=html)
 
     def _arrive(self, joined_at: float) -> tuple[str, int] | None:
         """Count this socket at its table; the table it is to be sent first. One read

@@ -115,6 +115,30 @@ async def test_a_move_on_the_loop_has_its_notice_in_the_sockets_queues_as_it_ret
     assert broadcast._pending == {}
 
 
+class LoopBoundLayer(SlowLayer):
+    """As channels_redis's layer proxy: any attribute it lacks is looked up on the
+    layer of the running loop, and with no running loop that raises."""
+
+    def __getattr__(self, name: str):
+        asyncio.get_running_loop()
+        raise AttributeError(name)
+
+
+@pytest.mark.asyncio
+async def test_a_move_on_the_loop_queues_its_notice_on_a_layer_bound_to_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On the loop's thread the running loop is hidden while the move runs: the
+    # notice must not ask a layer like Redis's for anything it would look it up for.
+    layer = LoopBoundLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+
+    inline.call(broadcast.game_changed, "abc", 7)
+    await broadcast.delivered()
+
+    assert layer.sent == [7]
+
+
 @pytest.mark.asyncio
 async def test_a_notice_the_layer_refuses_is_logged_not_raised(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture

@@ -31,6 +31,14 @@ async def tab(code: str, client: Client, page: str = "") -> WebsocketCommunicato
     return ws
 
 
+async def settled(*sockets: WebsocketCommunicator) -> None:
+    """Until the presence notices of the sockets' arrivals are handled (through Redis,
+    one may come after the next move, and push its table for its own reasons)."""
+    for ws in sockets:
+        while not await ws.receive_nothing(timeout=0.3):
+            await ws.receive_from()
+
+
 async def roll(client: Client, game: Game, htmx: bool = True, **headers: str):
     extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return await sync_to_async(client.post)(
@@ -52,6 +60,7 @@ async def test_the_page_that_moved_gets_its_table_in_the_answer_only(
     page = broadcast.new_page_id()
     this_page = await tab(game.code, alice, page)
     other_tab = await tab(game.code, alice)  # the same browser's other tab
+    await settled(this_page, other_tab)
 
     answer = await roll(alice, game, X_YATZY_PAGE=page)
 
@@ -80,6 +89,7 @@ async def test_a_page_id_that_is_not_this_pages_changes_nothing(
     alice: Client, game: Game, socket_page: str, header: str
 ) -> None:
     this_page = await tab(game.code, alice, socket_page)
+    await settled(this_page)
 
     answer = await roll(alice, game, X_YATZY_PAGE=header)
 
