@@ -111,6 +111,10 @@ class Browser:
 
     # -- WebSocket ------------------------------------------------------------------------
 
+    def table_socket(self, code: str) -> str:
+        """The path of the table's socket, named for this page as the table page does."""
+        return f"/ws/g/{code}/{self.page}/"
+
     async def connect(self, path: str) -> None:
         jar = self._http.cookies if self._http is not None else {}
         cookies = "; ".join(f"{k}={v}" for k, v in jar.items())
@@ -124,7 +128,7 @@ class Browser:
         for attempt in range(CONNECT_ATTEMPTS):
             try:
                 self._socket = await websockets.connect(
-                    f"{self.ws_url}{path}?page={self.page}",
+                    self.ws_url + path,
                     additional_headers=headers,
                     max_size=None,
                     open_timeout=60,

@@ -132,7 +132,7 @@ async def seat_table(
         if response.status_code >= 400:
             raise RuntimeError(f"join refused: {response.status_code} {response.text[:300]}")
     version, categories = await asyncio.to_thread(_start, code)
-    await asyncio.gather(*(b.connect(f"/ws/g/{code}/") for b in browsers))
+    await asyncio.gather(*(b.connect(b.table_socket(code)) for b in browsers))
     await asyncio.gather(*(b.connected.wait() for b in browsers))
     return code, browsers, version, categories
 
@@ -198,7 +198,7 @@ async def idle_and_reconnect(
     started = time.perf_counter()
     for batch in range(0, idle, 200):
         group = watchers[batch : batch + 200]
-        await asyncio.gather(*(w.connect(f"/ws/g/{code}/") for w in group))
+        await asyncio.gather(*(w.connect(w.table_socket(code)) for w in group))
         progress(f"[connections] {batch + len(group)}/{idle} idle sockets open")
     await asyncio.gather(*(w.connected.wait() for w in watchers))
     connect_seconds = time.perf_counter() - started
@@ -209,7 +209,7 @@ async def idle_and_reconnect(
     await asyncio.gather(*(w.drop() for w in stormers))
     started = time.perf_counter()
     outcomes = await asyncio.gather(
-        *(w.connect(f"/ws/g/{code}/") for w in stormers), return_exceptions=True
+        *(w.connect(w.table_socket(code)) for w in stormers), return_exceptions=True
     )
     back = [w for w, outcome in zip(stormers, outcomes, strict=True) if outcome is None]
     await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in back)), 120)

@@ -11,7 +11,6 @@ import copy
 import secrets
 import time
 from types import SimpleNamespace
-from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -42,7 +41,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
-        self.page = page_of(self.scope)
+        self.page = broadcast.page_id(self.scope["url_route"]["kwargs"].get("page"))
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
@@ -147,12 +146,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             return "", -1
         with translation.override(self.language):
             return render_live(game, self.viewer), game.version
-
-
-def page_of(scope: dict) -> str:
-    """The id the page names itself by in its socket's address (``?page=``), or ''."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    return broadcast.page_id(query.get("page", [""])[0])
 
 
 def language_of(scope: dict) -> str:

@@ -61,7 +61,7 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
             me.get_by_role("button", name="Roll").click()
         if turn == 0:  # the move names its page, as the page's socket does (and CSRF)
             sent = answer.value.request.headers
-            socket_page = me.locator(".table-page").get_attribute("ws-connect").split("page=")[1]
+            socket_page = me.locator(".table-page").get_attribute("ws-connect").split("/")[-2]
             assert sent.get("x-yatzy-page") == socket_page and sent.get("x-csrftoken")
         # The answer has arrived; htmx swaps it in a moment later (under load, later
         # still): read the dice once the rolled table is on screen, not the one before.

@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 async def tab(code: str, client: Client, page: str = "") -> WebsocketCommunicator:
     """A page's socket at the table (``page``: the id in its address), past its first table."""
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    query = f"?page={page}" if page else ""
+    named = f"{page}/" if page else ""
     ws = WebsocketCommunicator(
-        application, f"/ws/g/{code}/{query}", headers=[ORIGIN, (b"cookie", cookie)]
+        application, f"/ws/g/{code}/{named}", headers=[ORIGIN, (b"cookie", cookie)]
     )
     await ws.connect()
     await next_version(ws)
@@ -105,7 +105,7 @@ async def test_each_table_page_names_itself_in_its_socket_and_its_moves(
     pages = []
     for _ in range(2):
         html = (await sync_to_async(alice.get)(f"/g/{game.code}/")).content.decode()
-        in_socket = re.search(r'ws-connect="/ws/g/[^/]+/\?page=([^"]+)"', html).group(1)
+        in_socket = re.search(r'ws-connect="/ws/g/[^/]+/([^/"]+)/"', html).group(1)
         in_moves = re.search(r"hx-headers='\{\"X-Yatzy-Page\": \"([^\"]+)\"\}'", html).group(1)
         assert in_socket == in_moves == broadcast.page_id(in_socket)
         pages.append(in_socket)
