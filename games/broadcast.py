@@ -14,8 +14,9 @@ queued are out.
 
 A move answered by htmx carries the table it made to the page that asked; that page's
 own socket need not be sent it again. The page names itself (``X-Yatzy-Page``, a
-random id, the last part of its socket's address too), the move's notice says which page was
-answered, and that page's socket only notes the version (``games/consumers.py``).
+random id, also the last part of its socket's address), the move's notice says which
+page was answered, and that page's socket only notes the version
+(``games/consumers.py``).
 """
 
 from __future__ import annotations
