@@ -111,7 +111,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # nothing this browser sees has changed
         self.sent_version = current
         self.sent_hash = hash(html)
-        if current != version or not self.page or event.get("answered") != self.page:
+        if current != version or event.get("answered") != self.page:  # never "" when set
             await self.send(text_data=html)
 
     def _arrive(self, joined_at: float) -> tuple[str, int] | None:

@@ -337,8 +337,8 @@ def get_game(code: str) -> Game:
 # -- inside the transaction ---------------------------------------------------------------
 
 
-def _locked(code: str) -> Game:
-    game = queries.locked_game(code)
+def _locked(code: str, read: Callable[[str], Game | None] = queries.locked_game) -> Game:
+    game = read(code)
     if game is None:
         raise GameNotFound
     return game
@@ -413,9 +413,7 @@ def _play(
     act: Callable[[engine.GameState, int], engine.GameState],
 ) -> Game:
     with transaction.atomic():
-        game = queries.locked_game_with_seats(code)
-        if game is None:
-            raise GameNotFound
+        game = _locked(code, queries.locked_game_with_seats)
         _check_version(game, version)
         if game.status != Game.Status.PLAYING:
             message = (

@@ -9,8 +9,7 @@ the server spends on a move (bench.servercost, docs/performance.md round 7). The
 function is pure, and a site sees a handful of distinct Content-Types, so its
 answers are kept: the same result, once per distinct header.
 
-Drop this when twisted parses the header without the email package (FastAPI made
-the same change for the same reason).
+Drop this when twisted parses the header without the email package.
 """
 
 from __future__ import annotations

@@ -70,15 +70,14 @@ def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -
     page = broadcast.page_id(request.headers.get("X-Yatzy-Page")) if request.htmx else ""
     try:
         version = int_field(request, "version")
-        try:
-            with broadcast.answering(page):
+        with broadcast.answering(page):
+            try:
                 moved = act(viewer, version)
-        except NotYourSeat:
-            claimed = viewer_at(request, services.get_game(code))
-            if claimed == viewer:
-                raise
-            viewer = claimed
-            with broadcast.answering(page):
+            except NotYourSeat:
+                claimed = viewer_at(request, services.get_game(code))
+                if claimed == viewer:
+                    raise
+                viewer = claimed
                 moved = act(viewer, version)
     except ActionError as error:
         try:
