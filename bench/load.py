@@ -82,6 +82,8 @@ async def run_load(args: argparse.Namespace, rate: float, var_dir: str) -> dict:
                 "lost_updates": counters.lost,
                 "duplicated_updates": counters.duplicated,
                 "server_cpu_percent": round(100 * cpu / elapsed, 1),
+                # what one action cost the server: the machine's speed shows in it
+                "server_cpu_ms_per_action": round(1000 * cpu / max(1, counters.actions), 3),
                 "server_rss_mb": round(sum(procstat.rss_bytes(s.pid) for s in servers) / 2**20, 1),
             }
         finally:
@@ -95,7 +97,12 @@ def _ratios(project: dict, bare: dict) -> dict[str, float]:
     """Every figure of the site as a multiple of the bare stack's (where the bare one is
     not zero): throughput, CPU and memory, and each latency percentile."""
     ratios = {}
-    for metric in ("actions_per_s", "server_cpu_percent", "server_rss_mb"):
+    for metric in (
+        "actions_per_s",
+        "server_cpu_percent",
+        "server_cpu_ms_per_action",
+        "server_rss_mb",
+    ):
         if bare[metric]:
             ratios[metric] = round(project[metric] / bare[metric], 2)
     for metric in ("response_ms", "update_to_others_ms"):
@@ -156,13 +163,21 @@ def print_load(load: dict) -> None:
             f"response p50/p95/p99/max {_ms(r['response_ms'])}  "
             f"others {_ms(r['update_to_others_ms'])}  "
             f"lost {r['lost_updates']} dup {r['duplicated_updates']} refused {r['refused']}  "
-            f"cpu {r['server_cpu_percent']}%  rss {r['server_rss_mb']} MB"
+            f"cpu {r['server_cpu_percent']}% ({r['server_cpu_ms_per_action']:.2f} ms/action)  "
+            f"rss {r['server_rss_mb']} MB"
         )
     print(f"  project/bare: {load['ratio']}", flush=True)
 
 
 def print_report(report: dict) -> None:
     print(file=sys.stderr)
+    machine = report["machine"]
+    print(
+        f"== machine: {machine['cpus']} CPUs, {machine['steal_percent']}% of their time "
+        f"stolen by other guests; python speed {machine['python_speed_ms']} ms "
+        f"(a fixed piece of work, lower is faster; its range and what it means: "
+        f"docs/performance.md)"
+    )
     print("== targets")
     for check in report["targets"]:
         mark = "ok  " if check["ok"] else "MISS"
@@ -178,12 +193,20 @@ async def main(argv: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="yatzy-bench-") as var_dir:
         scenarios.prepare_site(var_dir)
         report: dict = {"loads": []}
+        speed = procstat.python_speed_ms()
+        ticks = procstat.machine_ticks()
         for rate in [float(r) for r in args.rates.split(",") if r]:
             report["loads"].append(await run_load(args, rate, var_dir))
             print_load(report["loads"][-1])
         if args.idle:
             report["connections"] = await run_connections(args, var_dir)
             print(f"== connections: {report['connections']}", flush=True)
+        report["machine"] = {
+            "cpus": os.cpu_count(),
+            "steal_percent": procstat.steal_percent(ticks, procstat.machine_ticks()),
+            # before and after the run: the slower of the two
+            "python_speed_ms": max(speed, procstat.python_speed_ms()),
+        }
     report["targets"] = targets(report)
     print_report(report)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

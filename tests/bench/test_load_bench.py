@@ -62,14 +62,19 @@ def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
         assert figures["refused"] == 0
         assert figures["lost_updates"] == 0 and figures["duplicated_updates"] == 0
         assert set(figures["update_to_others_ms"]) == {"count", "p50", "p95", "p99", "max"}
+        assert figures["server_cpu_ms_per_action"] > 0
     assert set(load["ratio"]) >= {
         "actions_per_s",
         "server_cpu_percent",
+        "server_cpu_ms_per_action",
         "server_rss_mb",
         "response_ms_p95",
         "update_to_others_ms_max",
     }
-    assert "== targets" in stdout
+    machine = report["machine"]
+    assert machine["cpus"] == os.cpu_count() and 0 <= machine["steal_percent"] <= 100
+    assert machine["python_speed_ms"] > 0
+    assert "== machine:" in stdout and "== targets" in stdout
     return report
 
 
@@ -126,3 +131,13 @@ def test_the_server_cost_benchmark_counts_a_real_servers_instructions() -> None:
     ).groups()
     assert float(project) > float(bare) > 0.1  # a move is work on both, more on the site
     assert float(ratio) == pytest.approx(float(project) / float(bare), abs=0.01)
+
+
+def test_the_machine_figures_read_proc_stat_and_time_fixed_work() -> None:
+    from bench import procstat
+
+    stolen, total = procstat.machine_ticks()
+    assert 0 <= stolen <= total
+    assert procstat.steal_percent((10, 1000), (15, 1100)) == 5.0
+    assert procstat.steal_percent((10, 1000), (10, 1000)) == 0.0  # no time passed
+    assert procstat.python_speed_ms(rounds=1) > 0

@@ -64,3 +64,22 @@ async def test_a_group_send_has_reached_every_member_when_it_returns() -> None:
         {"type": "game.changed", "version": 0},
         *[{"type": "game.changed", "version": 1}] * 3,
     ]
+
+
+async def test_every_member_gets_its_own_copy_of_a_message() -> None:
+    layer = ThrottledInMemoryChannelLayer()
+    members = [await layer.new_channel() for _ in range(2)]
+    for channel in members:
+        await layer.group_add("game.abc", channel)
+    flat = {"type": "game.changed", "version": 3, "answered": "page"}
+    nested = {"type": "game.changed", "seats": [1, 2]}
+
+    await layer.group_send("game.abc", flat)
+    await layer.group_send("game.abc", nested)
+    first, second = [[await layer.receive(c), await layer.receive(c)] for c in members]
+    first[0]["version"] = 4
+    first[1]["seats"].append(3)
+
+    assert second == [flat, nested]  # neither the sender's dicts nor each other's
+    assert flat["version"] == 3 and nested["seats"] == [1, 2]
+    assert first[0] is not flat and first[1]["seats"] is not nested["seats"]
