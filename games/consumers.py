@@ -7,14 +7,19 @@ the socket: they are HTTP POSTs with CSRF and the seat check.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
+import functools
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import bots, broadcast, presence
@@ -37,6 +42,24 @@ class TableConsumer(AsyncWebsocketConsumer):
     game_id: int | None = None
     sent_version = -1
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """As Channels' consumer: messages from the browser and from the channel layer,
+        handled one at a time, each in full before the next. Channels waits for the
+        next with ``asyncio.wait`` over both sources, which sets up and tears down a
+        wait on each of them for every message; here each pending receive says it is
+        done through a callback (bench.servercost: 9.95 -> 9.79 M instructions a
+        move)."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.base_send = send
+        sources: list[Callable[[], Awaitable[dict]]] = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        with contextlib.suppress(StopConsumer):
+            await _serve(sources, self.dispatch)
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
@@ -146,6 +169,47 @@ class TableConsumer(AsyncWebsocketConsumer):
             return "", -1
         with translation.override(self.language):
             return render_live(game, self.viewer), game.version
+
+
+async def _serve(
+    sources: list[Callable[[], Awaitable[dict]]], dispatch: Callable[[dict], Awaitable[None]]
+) -> None:
+    """Dispatch what ``sources`` receive, one message at a time (each source's in its
+    order, the sources in the order their receives finish), until ``dispatch`` raises
+    (``StopConsumer`` at the end of a socket) or a receive fails. Kept small: an idle
+    socket holds this frame and what it refers to for as long as it is open."""
+    loop = asyncio.get_running_loop()
+    arrived: list[asyncio.Task] = []  # the receives that are done, not yet dispatched
+    woken: list[asyncio.Future] = []  # the wait for the next one, while there is one
+
+    def done(task: asyncio.Task) -> None:
+        arrived.append(task)
+        if woken and not woken[0].done():
+            woken[0].set_result(None)
+
+    tasks = [loop.create_task(source()) for source in sources]
+    for task in tasks:
+        task.add_done_callback(done)
+    try:
+        while True:
+            while not arrived:
+                woken.append(loop.create_future())
+                try:
+                    await woken[0]
+                finally:
+                    woken.clear()
+            task = arrived.pop(0)
+            index = tasks.index(task)
+            message = task.result()
+            await dispatch(message)
+            tasks[index] = loop.create_task(sources[index]())
+            tasks[index].add_done_callback(done)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
 
 def language_of(scope: dict) -> str:
