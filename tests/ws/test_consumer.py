@@ -37,6 +37,14 @@ async def joined(code: str, client: Client | None = None) -> WebsocketCommunicat
     return ws
 
 
+async def settled(*sockets: WebsocketCommunicator) -> None:
+    """Until the presence notices of the sockets' arrivals are handled (through Redis,
+    one may come after the next move, and push its table for its own reasons)."""
+    for ws in sockets:
+        while not await ws.receive_nothing(timeout=0.3):
+            await ws.receive_from()
+
+
 async def post(client: Client, path: str, **data: str):
     return await sync_to_async(client.post)(path, data, HTTP_HX_REQUEST="true")
 

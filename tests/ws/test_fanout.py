@@ -23,7 +23,7 @@ from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
 from tests.web.test_bots import bot_table
-from tests.ws.test_consumer import ORIGIN, joined, next_version, socket
+from tests.ws.test_consumer import ORIGIN, joined, next_version, settled, socket
 from yatzy_site import inline
 from yatzy_site.asgi import application, django_asgi_app
 from yatzy_site.handlers import OneHopASGIHandler
@@ -291,6 +291,7 @@ async def test_a_move_hands_its_game_to_the_browsers_of_its_process(
     for ws in [mover, *watchers]:
         await ws.connect()
         await next_version(ws)
+    await settled(mover, *watchers)  # the watchers change the spectator count alice sees
     reads: list[str | None] = []
     renders = count_renderings(monkeypatch)
     real_get = SNAPSHOTS.get

@@ -13,7 +13,7 @@ from django.test import Client
 from games import broadcast
 from games.models import Game
 from tests.conftest import create_game, version
-from tests.ws.test_consumer import ORIGIN, next_version
+from tests.ws.test_consumer import ORIGIN, next_version, settled
 from yatzy_site.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -29,14 +29,6 @@ async def tab(code: str, client: Client, page: str = "") -> WebsocketCommunicato
     await ws.connect()
     await next_version(ws)
     return ws
-
-
-async def settled(*sockets: WebsocketCommunicator) -> None:
-    """Until the presence notices of the sockets' arrivals are handled (through Redis,
-    one may come after the next move, and push its table for its own reasons)."""
-    for ws in sockets:
-        while not await ws.receive_nothing(timeout=0.3):
-            await ws.receive_from()
 
 
 async def roll(client: Client, game: Game, htmx: bool = True, **headers: str):
