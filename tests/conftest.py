@@ -4,12 +4,33 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from games import services
 from games.models import Game
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_database_closed_behind_us(
+    django_db_setup: None, django_db_blocker: object
+) -> Iterator[None]:
+    """On PostgreSQL, end the other sessions on the test database before it is dropped.
+    Threads of this process keep their connections open after their last query
+    (asgiref's sync thread for the async tests, the computer players' timer thread),
+    and PostgreSQL will not drop a database in use: the run ended with a warning and
+    left the test database behind."""
+    yield
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:  # type: ignore[attr-defined]
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture(autouse=True)
