@@ -15,7 +15,7 @@ from games.models import Game
 
 
 @pytest.fixture(scope="session", autouse=True)
-def test_database_closed_behind_us(
+def no_sessions_left_on_the_test_database(
     django_db_setup: None, django_db_blocker: object
 ) -> Iterator[None]:
     """On PostgreSQL, end the other sessions on the test database before it is dropped.

@@ -79,15 +79,11 @@ async def test_every_kind_of_action_reaches_every_browser(
 
     await post(bob, f"/g/{code}/join/", name="Bob")
     assert (await next_version(host))[0] > seen
-    while not await host.receive_nothing(timeout=0.2):
-        await host.receive_from()  # presence notices of Bob's arrival, if any
+    await settled(host)  # presence notices of Bob's arrival, if any
 
     await post(alice, f"/g/{code}/start/", version=await sync_to_async(version)(lobby))
     guest = await joined(code, bob)
-    while not await host.receive_nothing(timeout=0.2):
-        await host.receive_from()
-    while not await guest.receive_nothing(timeout=0.2):
-        await guest.receive_from()
+    await settled(host, guest)
 
     for path, data in [
         ("roll", {}),
