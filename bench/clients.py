@@ -48,6 +48,9 @@ class Counters:
     duplicated: int = 0
     first_sent: float | None = None  # the span of the play, seating the tables excluded
     last_done: float = 0.0
+    # once a second while the tables play: (seconds since the play began, actions done,
+    # the servers' CPU seconds since it began)
+    samples: list[tuple[float, int, float]] = field(default_factory=list)
 
     @property
     def playing_seconds(self) -> float:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench import procstat, scenarios
 from bench.servers import ROOT, Server
-from bench.stats import summary_ms
+from bench.stats import cpu_ms_per_action_by_window, summary_ms
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -84,6 +84,8 @@ async def run_load(args: argparse.Namespace, rate: float, var_dir: str) -> dict:
                 "server_cpu_percent": round(100 * cpu / elapsed, 1),
                 # what one action cost the server: the machine's speed shows in it
                 "server_cpu_ms_per_action": round(1000 * cpu / max(1, counters.actions), 3),
+                # the same in each 5 s of the play: did the machine slow down during it?
+                "server_cpu_ms_per_action_by_5s": cpu_ms_per_action_by_window(counters.samples),
                 "server_rss_mb": round(sum(procstat.rss_bytes(s.pid) for s in servers) / 2**20, 1),
             }
         finally:
@@ -166,6 +168,11 @@ def print_load(load: dict) -> None:
             f"cpu {r['server_cpu_percent']}% ({r['server_cpu_ms_per_action']:.2f} ms/action)  "
             f"rss {r['server_rss_mb']} MB"
         )
+        if windows := sorted(r["server_cpu_ms_per_action_by_5s"]):
+            print(
+                f"  {'':8s} cpu ms/action by 5 s of play: min {windows[0]:.2f}, "
+                f"median {windows[len(windows) // 2]:.2f}, max {windows[-1]:.2f}"
+            )
     print(f"  project/bare: {load['ratio']}", flush=True)
 
 

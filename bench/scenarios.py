@@ -7,6 +7,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 
+from bench import procstat
 from bench.clients import Browser, Counters, RateLimiter, timed_action
 from bench.servers import Server
 
@@ -76,11 +77,26 @@ async def play_tables(
     planned = sum(len(categories) * seats * 3 for _code, _browsers, _v, categories in seated)
     done = asyncio.Event()
 
+    def server_cpu() -> float:
+        return sum(procstat.cpu_seconds(server.pid) for server in servers)
+
     async def report() -> None:
+        # The servers' CPU a second, and per action: a run that misses shows whether
+        # each action cost more from some moment on (the machine slowed) or the cost
+        # stayed and the queue grew.
+        started, cpu_before = time.perf_counter(), server_cpu()
+        last = (0.0, 0, 0.0)
         while not done.is_set():
-            progress(
-                f"[{stack} {rate:g}/s] {counters.actions}/{planned} actions, lost {counters.lost}"
-            )
+            sample = (time.perf_counter() - started, counters.actions, server_cpu() - cpu_before)
+            line = f"[{stack} {rate:g}/s] {counters.actions}/{planned} actions"
+            line += f", lost {counters.lost}"
+            if sample[1] > last[1]:
+                counters.samples.append(sample)
+                cpu = (sample[2] - last[2]) / (sample[0] - last[0])
+                per_action = 1000 * (sample[2] - last[2]) / (sample[1] - last[1])
+                line += f", server cpu {100 * cpu:.0f}% ({per_action:.2f} ms/action)"
+                last = sample
+            progress(line)
             await asyncio.sleep(1)
 
     reporter = asyncio.create_task(report())

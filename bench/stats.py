@@ -1,4 +1,4 @@
-"""Percentiles of latency samples, in milliseconds."""
+"""Percentiles of latency samples, in milliseconds; the servers' CPU per action over a run."""
 
 from __future__ import annotations
 
@@ -19,3 +19,21 @@ def summary_ms(seconds: list[float]) -> dict[str, float]:
         "p99": round(percentile(values, 0.99), 3),
         "max": round(values[-1], 3) if values else float("nan"),
     }
+
+
+def cpu_ms_per_action_by_window(
+    samples: list[tuple[float, int, float]], window: float = 5.0
+) -> list[float]:
+    """The servers' CPU per action (ms) in each ``window`` seconds of a run, from samples
+    of (seconds since the start, actions done, CPU seconds used) since the start. A
+    window ends at the first sample ``window`` seconds after it began; what is left at
+    the end counts if it holds an action."""
+    figures = []
+    start = (0.0, 0, 0.0)
+    for sample in samples:
+        if sample[0] - start[0] >= window or sample is samples[-1]:
+            actions = sample[1] - start[1]
+            if actions > 0:
+                figures.append(round(1000 * (sample[2] - start[2]) / actions, 3))
+            start = sample
+    return figures

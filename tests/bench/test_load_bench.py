@@ -63,6 +63,8 @@ def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
         assert figures["lost_updates"] == 0 and figures["duplicated_updates"] == 0
         assert set(figures["update_to_others_ms"]) == {"count", "p50", "p95", "p99", "max"}
         assert figures["server_cpu_ms_per_action"] > 0
+        assert figures["server_cpu_ms_per_action_by_5s"]  # a play of seconds: one window
+        assert all(ms > 0 for ms in figures["server_cpu_ms_per_action_by_5s"])
     assert set(load["ratio"]) >= {
         "actions_per_s",
         "server_cpu_percent",
@@ -75,6 +77,7 @@ def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
     assert machine["cpus"] == os.cpu_count() and 0 <= machine["steal_percent"] <= 100
     assert machine["python_speed_ms"] > 0
     assert "== machine:" in stdout and "== targets" in stdout
+    assert re.search(r"cpu ms/action by 5 s of play: min [\d.]+, median [\d.]+, max [\d.]+", stdout)
     return report
 
 
