@@ -46,6 +46,18 @@ def leave(seats: list[int]) -> None:
     )
 
 
+def forget_all_sockets() -> tuple[int, int]:
+    """Count no socket anywhere: for a server that serves the site alone, as it starts
+    after stopping without its sockets' goodbyes (killed, crashed, the machine lost).
+    Its counts would otherwise stay up for good, and a player who never came back
+    could never be skipped. The seats that were counted connected are away from now,
+    so that their players have the usual time to come back. Returns how many seats
+    and games it changed."""
+    seats = Seat.objects.filter(connections__gt=0).update(connections=0, away_since=timezone.now())
+    games = Game.objects.filter(spectators__gt=0).update(spectators=0)
+    return seats, games
+
+
 class Spectators:
     """Spectators' arrivals and departures in this process, written together.
 

@@ -17,7 +17,7 @@ from games.services import Viewer
 from games.snapshots import read_game
 from games.viewer import peek_viewer
 from tests.conftest import create_game, version
-from tests.web.test_room import join
+from tests.web.test_room import bobs_turn
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -90,13 +90,7 @@ def test_a_scorecard_reused_across_versions_shows_every_new_score(
 def test_the_host_shares_the_others_table_unless_the_player_to_move_is_away(
     alice: Client, bob: Client, dice: object, renders: list[str]
 ) -> None:
-    game = create_game(alice, invites="1")
-    join(bob, game, "Bob")
-    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
-    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
-    alice.post(
-        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
-    )
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
     host, spectator = viewer_of(alice), Viewer("")
     renders.clear()
 

@@ -23,6 +23,18 @@ def join(client: Client, game: Game, name: str):
     return client.post(f"/g/{game.code}/join/", {"name": name})
 
 
+def bobs_turn(alice: Client, bob: Client, game: Game) -> Game:
+    """``game``, a lobby of Alice's with a seat to invite, with Bob in that seat, started
+    and at Bob's turn (Alice scored her first roll in Chance)."""
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    return game
+
+
 def test_the_lobby_shows_the_invite_link_and_qr_code(alice: Client, lobby: Game) -> None:
     page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
     qr = alice.get(f"/g/{lobby.code}/qr.svg")
@@ -120,12 +132,7 @@ def test_the_rejoin_link_brings_the_seat_to_another_device(
 
 
 def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby: Game) -> None:
-    join(bob, lobby, "Bob")
-    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
-    alice.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
-    alice.post(
-        f"/g/{lobby.code}/score/", {"version": version(lobby), "category": "chance", "confirm": "1"}
-    )
+    bobs_turn(alice, bob, lobby)
 
     too_soon = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
     assert too_soon.status_code == 409
