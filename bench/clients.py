@@ -48,8 +48,7 @@ class Counters:
     duplicated: int = 0
     first_sent: float | None = None  # the span of the play, seating the tables excluded
     last_done: float = 0.0
-    # once a second while the tables play: (seconds since the play began, actions done,
-    # the servers' CPU seconds since it began)
+    # once a second while the tables play (``bench.stats.Sample``)
     samples: list[tuple[float, int, float]] = field(default_factory=list)
 
     @property

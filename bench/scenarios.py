@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from bench import procstat
 from bench.clients import Browser, Counters, RateLimiter, timed_action
 from bench.servers import Server
+from bench.stats import Sample, cpu_ms_per_action
 
 Progress = Callable[[str], None]
 
@@ -85,7 +86,7 @@ async def play_tables(
         # each action cost more from some moment on (the machine slowed) or the cost
         # stayed and the queue grew.
         started, cpu_before = time.perf_counter(), server_cpu()
-        last = (0.0, 0, 0.0)
+        last: Sample = (0.0, 0, 0.0)
         while not done.is_set():
             sample = (time.perf_counter() - started, counters.actions, server_cpu() - cpu_before)
             line = f"[{stack} {rate:g}/s] {counters.actions}/{planned} actions"
@@ -93,8 +94,8 @@ async def play_tables(
             if sample[1] > last[1]:
                 counters.samples.append(sample)
                 cpu = (sample[2] - last[2]) / (sample[0] - last[0])
-                per_action = 1000 * (sample[2] - last[2]) / (sample[1] - last[1])
-                line += f", server cpu {100 * cpu:.0f}% ({per_action:.2f} ms/action)"
+                line += f", server cpu {100 * cpu:.0f}%"
+                line += f" ({cpu_ms_per_action(last, sample):.2f} ms/action)"
                 last = sample
             progress(line)
             await asyncio.sleep(1)

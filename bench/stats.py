@@ -21,19 +21,24 @@ def summary_ms(seconds: list[float]) -> dict[str, float]:
     }
 
 
-def cpu_ms_per_action_by_window(
-    samples: list[tuple[float, int, float]], window: float = 5.0
-) -> list[float]:
+Sample = tuple[float, int, float]  # seconds since the play began, actions, CPU seconds
+
+
+def cpu_ms_per_action(earlier: Sample, later: Sample) -> float:
+    """The servers' CPU per action (ms) between two samples that ``later`` has more
+    actions than."""
+    return 1000 * (later[2] - earlier[2]) / (later[1] - earlier[1])
+
+
+def cpu_ms_per_action_by_window(samples: list[Sample], window: float = 5.0) -> list[float]:
     """The servers' CPU per action (ms) in each ``window`` seconds of a run, from samples
-    of (seconds since the start, actions done, CPU seconds used) since the start. A
-    window ends at the first sample ``window`` seconds after it began; what is left at
-    the end counts if it holds an action."""
+    taken since its start. A window ends at the first sample ``window`` seconds after it
+    began; what is left at the end counts if it holds an action."""
     figures = []
-    start = (0.0, 0, 0.0)
+    start: Sample = (0.0, 0, 0.0)
     for sample in samples:
         if sample[0] - start[0] >= window or sample is samples[-1]:
-            actions = sample[1] - start[1]
-            if actions > 0:
-                figures.append(round(1000 * (sample[2] - start[2]) / actions, 3))
+            if sample[1] > start[1]:
+                figures.append(round(cpu_ms_per_action(start, sample), 3))
             start = sample
     return figures

@@ -3,10 +3,8 @@ server that serves the site alone starts (see ``presence.forget_all_sockets``)."
 
 from __future__ import annotations
 
-from channels.layers import InMemoryChannelLayer
-from django.conf import settings
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
-from django.utils.module_loading import import_string
 
 from games import presence
 
@@ -30,16 +28,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
-        backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
-        alone = issubclass(import_string(backend), InMemoryChannelLayer)
-        if not alone and options["if_alone"] and not options["force"]:
-            self.stdout.write("Several server processes may share this database: not forgotten.")
-            return
-        if not alone and not options["force"]:
+        # one process's sockets only meet through an in-memory layer (as in ``broadcast``)
+        layer = get_channel_layer()
+        if not isinstance(layer, InMemoryChannelLayer) and not options["force"]:
+            if options["if_alone"]:
+                self.stdout.write(
+                    "Several server processes may share this database: not forgotten."
+                )
+                return
             raise CommandError(
                 "Several server processes may share this database (the channel layer is "
-                f"{backend}): forgetting their sockets would show present players as away. "
-                "Stop every server first and run this with --force."
+                f"{type(layer).__name__}): forgetting their sockets would show present players "
+                "as away. Stop every server first and run this with --force."
             )
         seats, games = presence.forget_all_sockets()
         self.stdout.write(
