@@ -24,9 +24,8 @@ $(STAMP): pyproject.toml | $(PY)
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py reset_presence --if-alone
 	$(PY) manage.py solve --if-missing --background
-	$(VENV)/bin/daphne -e tcp:port=$(PORT):interface=$(HOST):backlog=4096 yatzy_site.asgi:application
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

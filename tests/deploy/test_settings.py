@@ -20,13 +20,19 @@ PRODUCTION = {
 }
 
 
-def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def environment(**env: str) -> dict[str, str]:
+    """This process's environment less what would leak into a command's settings, plus
+    ``env``."""
     leaks = {"DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the latter
     clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION and k not in leaks}
+    return {**clean, **env}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env={**clean, **env},
+        env=environment(**env),
         capture_output=True,
         text=True,
         timeout=60,

@@ -1,9 +1,14 @@
-"""``manage.py reset_presence``: a server that serves the site alone forgets, as it
-starts, the sockets a crash left counted, so that a player who never comes back can
-be skipped and no table shows spectators who are gone."""
+"""``manage.py serve`` (``make run``) forgets, as it starts, the sockets a crash left
+counted, so that a player who never comes back can be skipped and no table shows
+spectators who are gone; a second one, while a server serves the same database,
+stops before it changes anything. ``manage.py reset_presence`` does the forgetting
+for servers started otherwise. (Real processes: tests/deploy/test_serve.py.)"""
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Iterator
 from datetime import timedelta
 from io import StringIO
 
@@ -16,8 +21,10 @@ from games import presence
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import HTMX, bobs_turn
+from yatzy_site import serving
 
 IN_MEMORY = {"default": {"BACKEND": "yatzy_site.layers.ThrottledInMemoryChannelLayer"}}
+ANY_APP = "yatzy_site.asgi:application"
 REDIS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -42,8 +49,45 @@ def reset(*args: str) -> str:
     return out.getvalue()
 
 
+@pytest.fixture
+def claims(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The lock descriptors taken in this test, released after it (a server's exit)."""
+    taken: list[int] = []
+    claim = serving.claim
+
+    def recorded(address: str) -> int | None:
+        fd = claim(address)
+        taken.append(fd)
+        return fd
+
+    monkeypatch.setattr(serving, "claim", recorded)
+    yield taken
+    for fd in taken:
+        if fd is not None:
+            os.close(fd)
+
+
+@pytest.fixture
+def daphne(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command lines ``serve`` would have become."""
+    started: list[list[str]] = []
+    monkeypatch.setattr(os, "execv", lambda path, argv: started.append([path, *argv]))
+    return started
+
+
+def serve(*args: str) -> str:
+    out = StringIO()
+    call_command("serve", *args, stdout=out)
+    return out.getvalue()
+
+
 def test_a_player_a_crash_left_counted_can_be_skipped_once_the_server_has_restarted(
-    alice: Client, bob_to_move_left_counted: Game, settings, monkeypatch: pytest.MonkeyPatch
+    alice: Client,
+    bob_to_move_left_counted: Game,
+    settings,
+    monkeypatch: pytest.MonkeyPatch,
+    claims: list[int],
+    daphne: list[list[str]],
 ) -> None:
     game = bob_to_move_left_counted
     settings.CHANNEL_LAYERS = IN_MEMORY
@@ -52,9 +96,14 @@ def test_a_player_a_crash_left_counted_can_be_skipped_once_the_server_has_restar
     assert "Bob is at the table: wait for their move." in refused.content.decode()
     before = timezone.now()
 
-    assert (
-        reset("--if-alone") == "Forgot the sockets of 1 seat(s) and the spectators of 1 game(s).\n"
+    assert serve("--port", "8123") == (
+        "Forgot the sockets of 1 seat(s) and the spectators of 1 game(s) that an earlier"
+        " server left counted.\n"
     )
+    endpoint = "tcp:port=8123:interface=127.0.0.1:backlog=4096"
+    assert daphne == [[sys.executable, sys.executable, "-m", "daphne", "-e", endpoint, ANY_APP]]
+    assert os.get_inheritable(claims[0])  # daphne holds the claim until it exits
+    assert serving.serving_at() == "http://127.0.0.1:8123/"
 
     bob = Seat.objects.get(game=game, name="Bob")
     assert bob.connections == 0 and bob.away_since >= before  # his time to come back starts now
@@ -85,9 +134,6 @@ def test_where_processes_may_share_the_database_it_forgets_nothing_unless_forced
 
     with pytest.raises(CommandError, match="Stop every server first and run this with --force"):
         reset()
-    assert (
-        reset("--if-alone") == "Several server processes may share this database: not forgotten.\n"
-    )
     assert Seat.objects.get(game=game, name="Bob").connections == 1
     assert fresh(game).spectators == 2
 
@@ -95,3 +141,41 @@ def test_where_processes_may_share_the_database_it_forgets_nothing_unless_forced
 
     assert Seat.objects.get(game=game, name="Bob").connections == 0
     assert fresh(game).spectators == 0
+
+
+def test_a_server_started_on_another_processes_database_keeps_their_sockets(
+    bob_to_move_left_counted: Game, settings, claims: list[int], daphne: list[list[str]]
+) -> None:
+    game = bob_to_move_left_counted
+    settings.CHANNEL_LAYERS = REDIS
+
+    assert serve() == "Several server processes may share this database: its sockets are kept.\n"
+
+    assert len(daphne) == 1
+    assert Seat.objects.get(game=game, name="Bob").connections == 1
+    assert fresh(game).spectators == 2
+
+
+def test_while_a_server_serves_the_database_neither_serve_nor_reset_forgets_anything(
+    bob_to_move_left_counted: Game, settings, claims: list[int], daphne: list[list[str]]
+) -> None:
+    game = bob_to_move_left_counted
+    settings.CHANNEL_LAYERS = IN_MEMORY
+    serving.claim("http://127.0.0.1:8000/")  # the server of the first `make run`
+
+    with pytest.raises(
+        CommandError,
+        match=r"A server is already serving this database at http://127.0.0.1:8000/: open that",
+    ):
+        serve("--port", "8001")
+    for forced in ((), ("--force",)):
+        with pytest.raises(CommandError, match="A server is serving this database at http://"):
+            reset(*forced)
+
+    assert daphne == []  # the second one did not start
+    assert Seat.objects.get(game=game, name="Bob").connections == 1
+    assert fresh(game).spectators == 2
+    os.close(claims.pop())  # the first server stops
+    assert serving.serving_at() is None
+    reset()
+    assert Seat.objects.get(game=game, name="Bob").connections == 0

@@ -1,5 +1,6 @@
-"""``manage.py reset_presence``: forget the sockets counted at the tables, before a
-server that serves the site alone starts (see ``presence.forget_all_sockets``)."""
+"""``manage.py reset_presence``: forget the sockets counted at the tables while no server
+serves the site (see ``presence.forget_all_sockets``). ``manage.py serve`` does it
+itself as it starts; this is for servers started otherwise, after all have stopped."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from games import presence
+from yatzy_site import serving
 
 
 class Command(BaseCommand):
     help = (
-        "Forget the open sockets counted at the tables: run it before a server that serves"
-        " the site alone starts, so that a crash does not leave players shown as present."
+        "Forget the open sockets counted at the tables, while no server serves the site, so"
+        " that a crash does not leave players shown as present."
     )
 
     def add_arguments(self, parser) -> None:
@@ -21,21 +23,18 @@ class Command(BaseCommand):
             action="store_true",
             help="also where several processes share the database (all must be stopped)",
         )
-        parser.add_argument(
-            "--if-alone",
-            action="store_true",
-            help="only where one process serves the site, else do nothing (`make run`)",
-        )
 
     def handle(self, *args, **options) -> None:
+        address = serving.serving_at()
+        if address is not None:
+            where = f" at {address}" if address else ""
+            raise CommandError(
+                f"A server is serving this database{where}: its sockets are open. Stop it"
+                " first (`manage.py serve` forgets the counts as it starts)."
+            )
         # one process's sockets only meet through an in-memory layer (as in ``broadcast``)
         layer = get_channel_layer()
         if not isinstance(layer, InMemoryChannelLayer) and not options["force"]:
-            if options["if_alone"]:
-                self.stdout.write(
-                    "Several server processes may share this database: not forgotten."
-                )
-                return
             raise CommandError(
                 "Several server processes may share this database (the channel layer is "
                 f"{type(layer).__name__}): forgetting their sockets would show present players "

@@ -1,0 +1,59 @@
+"""``manage.py serve``: the server of ``make run``, on the embedded default.
+
+It claims the database for itself (``yatzy_site.serving``), forgets the sockets an
+earlier server left counted when it stopped without their goodbyes (killed, crashed,
+the machine lost; see ``presence.forget_all_sockets``), and then becomes daphne, which
+holds the claim until it exits. Started while another server serves the same database,
+it stops before it changes anything, and says where that server is.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.management.base import BaseCommand, CommandError
+
+from games import presence
+from yatzy_site import serving
+
+LISTEN_BACKLOG = 4096  # a storm of reconnecting browsers overflows twisted's 50
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve the site with daphne, alone: first forget the open sockets a server that"
+        " stopped without their goodbyes left counted at the tables."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, **options) -> None:
+        host, port = options["host"], options["port"]
+        address = f"http://{host}:{port}/"
+        try:
+            serving.claim(address)  # its descriptor is inherited by daphne, which holds it
+        except serving.AlreadyServing as serving_now:
+            where = f" at {serving_now.address}" if serving_now.address else ""
+            raise CommandError(
+                f"A server is already serving this database{where}: open that one, or stop "
+                "it before you start another."
+            ) from None
+        # one process's sockets only meet through an in-memory layer (as in ``broadcast``)
+        if isinstance(get_channel_layer(), InMemoryChannelLayer):
+            seats, games = presence.forget_all_sockets()
+            self.stdout.write(
+                f"Forgot the sockets of {seats} seat(s) and the spectators of {games} game(s)"
+                " that an earlier server left counted."
+            )
+        else:
+            self.stdout.write(
+                "Several server processes may share this database: its sockets are kept."
+            )
+        self.stdout.flush()
+        endpoint = f"tcp:port={port}:interface={host}:backlog={LISTEN_BACKLOG}"
+        argv = [sys.executable, "-m", "daphne", "-e", endpoint, "yatzy_site.asgi:application"]
+        os.execv(sys.executable, argv)  # what this process opened closes, but the claim

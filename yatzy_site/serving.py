@@ -1,0 +1,69 @@
+"""Which server serves an SQLite database alone: a lock file beside it.
+
+On the embedded default one process serves the site, and it alone counts the sockets
+at the tables (``games.presence``). ``manage.py serve`` takes this lock before it
+forgets the counts an earlier server left and hands it on to daphne, which holds it
+until it exits, however it exits: the kernel drops a dead process's ``flock``. So a
+second ``make run`` (or ``manage.py reset_presence``) sees that a server is serving
+this database and leaves its counts alone.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from django.conf import settings
+
+
+def lock_path() -> Path | None:
+    """The lock file of the default database, or None where it is not an SQLite file."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return None
+    return Path(f"{database['NAME']}.serving")
+
+
+def claim(address: str) -> int | None:
+    """Take the lock for a server about to serve at ``address``: its file descriptor,
+    inheritable so that the server started by ``exec`` holds it; None where there is
+    no lock (not SQLite). Raises ``AlreadyServing`` when a live server holds it."""
+    path = lock_path()
+    if path is None:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise AlreadyServing(serving_at() or "") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, address.encode())
+    os.set_inheritable(fd, True)
+    return fd
+
+
+def serving_at() -> str | None:
+    """Where the live server that holds the lock serves (as it wrote it), "" if it did
+    not say; None when no server holds it."""
+    path = lock_path()
+    if path is None or not path.exists():
+        return None
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return path.read_text(errors="replace").strip()
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+class AlreadyServing(Exception):
+    def __init__(self, address: str) -> None:
+        super().__init__(address)
+        self.address = address
