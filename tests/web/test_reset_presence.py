@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -50,8 +51,11 @@ def reset(*args: str) -> str:
 
 
 @pytest.fixture
-def claims(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The lock descriptors taken in this test, released after it (a server's exit)."""
+def claims(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[int]]:
+    """The lock descriptors taken in this test, released after it (a server's exit). The
+    lock is a file of this test's, as beside an SQLite database, whatever this run's
+    database (tests/deploy/test_serving_alone.py: the real one)."""
+    monkeypatch.setattr(serving, "lock_path", lambda: tmp_path / "db.sqlite3.serving")
     taken: list[int] = []
     claim = serving.claim
 
