@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -12,6 +15,27 @@ from django.test import Client
 
 from games import services
 from games.models import Game
+from games.strategy import tables
+from games.strategy.build import variants_named
+from games.strategy.solver import Solver, Variant
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def solved_tables(variant: Variant) -> Solver:
+    """The solver's tables of ``variant``, built first if missing, in a process of their
+    own: the build forks a worker per core, and a test process may have threads of
+    earlier tests alive (asgiref's, the computer players' timer), one of which could
+    hold a lock at the fork that then stays held in the child for good."""
+    solver = tables.load(variant)
+    if solver is None:
+        assert variants_named([variant.name]) == [variant], variant  # the name says it all
+        command = [sys.executable, "-m", "games.strategy.build", "--variant", variant.name]
+        built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+        assert built.returncode == 0, built.stderr
+        solver = tables.load(variant)
+    assert solver is not None
+    return solver
 
 
 @pytest.fixture(scope="session", autouse=True)

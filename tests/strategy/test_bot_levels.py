@@ -9,8 +9,9 @@ import statistics
 import pytest
 
 from games import rules
-from games.strategy import bots, tables
+from games.strategy import bots
 from games.strategy.solver import Variant
+from tests.conftest import solved_tables
 
 
 def mean_score(ruleset: str, level: str, games: int) -> float:
@@ -20,7 +21,7 @@ def mean_score(ruleset: str, level: str, games: int) -> float:
 
 
 def test_levels_are_ordered_by_strength() -> None:
-    tables.load_or_build(Variant("yatzy"), progress=False)
+    solved_tables(Variant("yatzy"))
 
     beginner, good, perfect = (mean_score("yatzy", level, 150) for level in bots.LEVELS)
 

@@ -8,13 +8,14 @@ import statistics
 import pytest
 
 from games import rules
-from games.strategy import advice, tables
+from games.strategy import advice
 from games.strategy.solver import Variant
+from tests.conftest import solved_tables
 
 
 def test_optimal_yahtzee_scores_254_59_on_average() -> None:
     """Verhoeff's optimal solitaire Yahtzee (bonus and jokers); Glenn 2006: 254.59."""
-    solver = tables.load_or_build(Variant("yahtzee"))
+    solver = solved_tables(Variant("yahtzee"))
     assert round(solver.expected_score, 2) == 254.59
 
 
@@ -42,7 +43,7 @@ def play_optimally(options: rules.TableOptions, ruleset: str, rng: random.Random
 def test_the_solver_expects_what_its_policy_scores_through_the_engine(
     ruleset: str, options: rules.TableOptions
 ) -> None:
-    solver = tables.load_or_build(Variant.of(ruleset, options), progress=False)
+    solver = solved_tables(Variant.of(ruleset, options))
     rng = random.Random(20261122)
 
     scores = [play_optimally(options, ruleset, rng) for _ in range(600)]
@@ -53,7 +54,7 @@ def test_the_solver_expects_what_its_policy_scores_through_the_engine(
 
 @pytest.fixture(scope="module")
 def yatzy() -> None:
-    tables.load_or_build(Variant("yatzy"))
+    solved_tables(Variant("yatzy"))
 
 
 def test_with_four_sixes_at_the_first_roll_it_holds_the_sixes(yatzy: None) -> None:

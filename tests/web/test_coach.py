@@ -8,16 +8,15 @@ import pytest
 from django.test import Client
 
 from games import rules, services
-from games.strategy import tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, solved_tables, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture(scope="module")
 def solved() -> None:
-    tables.load_or_build(Variant("yatzy"), progress=False)
+    solved_tables(Variant("yatzy"))
 
 
 @pytest.fixture

@@ -8,9 +8,8 @@ import pytest
 from django.test import Client
 
 from games import analysis, rules, services
-from games.strategy import tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, solved_tables, version
 
 # Upper section only, one player: 6 turns. Dice of every roll, in order.
 DICE = [6] * 5 + [5] * 5 + [1, 2, 3, 4, 4] + [4, 4, 1] + [2, 2, 2, 3, 3] + [3, 3, 3, 1, 1]
@@ -44,7 +43,7 @@ def scripted_game(alice: Client, monkeypatch: pytest.MonkeyPatch):
 
 
 def test_the_review_prices_each_decision(alice: Client, scripted_game) -> None:
-    solver = tables.load_or_build(Variant("yatzy", upper_only=True), progress=False)
+    solver = solved_tables(Variant("yatzy", upper_only=True))
     result = analysis.analyse(scripted_game)
     (card,) = result.cards
 
