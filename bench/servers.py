@@ -12,8 +12,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+from yatzy_site.serving import endpoint
+
 ROOT = Path(__file__).resolve().parents[1]
-LISTEN_BACKLOG = 4096
 
 
 def free_port() -> int:
@@ -61,8 +62,8 @@ class Server:
         # As the site is run: a listen queue long enough for a storm of reconnects
         # (twisted's default of 50 drops the rest, and their browsers wait seconds to
         # try again).
-        endpoint = f"tcp:port={self.port}:interface=127.0.0.1:backlog={LISTEN_BACKLOG}"
-        command = [*self.wrapper, sys.executable, "-m", "daphne", "-e", endpoint]
+        listen = endpoint("127.0.0.1", self.port)
+        command = [*self.wrapper, sys.executable, "-m", "daphne", "-e", listen]
         # The server's log goes to a file: a pipe nobody reads fills up under load and
         # then blocks the server on its next log line (it froze reconnect storms).
         if self.log is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -44,6 +45,12 @@ def leave(seats: list[int]) -> None:
     Seat.objects.filter(id__in=seats, connections__lte=0).update(
         connections=0, away_since=timezone.now()
     )
+
+
+def counted_here_alone() -> bool:
+    """Whether this process's sockets are all the sockets counted: its channel layer is
+    the in-memory one, which no other process could share."""
+    return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
 def forget_all_sockets() -> tuple[int, int]:

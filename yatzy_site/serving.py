@@ -16,6 +16,15 @@ from pathlib import Path
 
 from django.conf import settings
 
+LISTEN_BACKLOG = 4096  # a storm of reconnecting browsers overflows twisted's default 50
+NOT_WRITTEN = "an address it has not written yet"
+
+
+def endpoint(host: str, port: int) -> str:
+    """daphne's ``-e`` for ``host:port``: as ``make run``, the image and the benchmark
+    listen."""
+    return f"tcp:port={port}:interface={host}:backlog={LISTEN_BACKLOG}"
+
 
 def lock_path() -> Path | None:
     """The lock file of the default database, or None where it is not an SQLite file."""
@@ -38,7 +47,7 @@ def claim(address: str) -> int | None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise AlreadyServing(serving_at() or "") from None
+        raise AlreadyServing(serving_at() or NOT_WRITTEN) from None
     os.ftruncate(fd, 0)
     os.write(fd, address.encode())
     os.set_inheritable(fd, True)
@@ -46,8 +55,8 @@ def claim(address: str) -> int | None:
 
 
 def serving_at() -> str | None:
-    """Where the live server that holds the lock serves (as it wrote it), "" if it did
-    not say; None when no server holds it."""
+    """Where the live server that holds the lock serves, as it wrote it; None when no
+    server holds it."""
     path = lock_path()
     if path is None or not path.exists():
         return None
@@ -56,7 +65,7 @@ def serving_at() -> str | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         except BlockingIOError:
-            return path.read_text(errors="replace").strip()
+            return path.read_text(errors="replace").strip() or NOT_WRITTEN
         fcntl.flock(fd, fcntl.LOCK_UN)
         return None
     finally:

@@ -6,6 +6,7 @@ for servers started otherwise. (Real processes: tests/deploy/test_serve.py.)"""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 from collections.abc import Iterator
@@ -25,7 +26,7 @@ from tests.web.test_room import HTMX, bobs_turn
 from yatzy_site import serving
 
 IN_MEMORY = {"default": {"BACKEND": "yatzy_site.layers.ThrottledInMemoryChannelLayer"}}
-ANY_APP = "yatzy_site.asgi:application"
+APP = "yatzy_site.asgi:application"
 REDIS = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -105,7 +106,7 @@ def test_a_player_a_crash_left_counted_can_be_skipped_once_the_server_has_restar
         " server left counted.\n"
     )
     endpoint = "tcp:port=8123:interface=127.0.0.1:backlog=4096"
-    assert daphne == [[sys.executable, sys.executable, "-m", "daphne", "-e", endpoint, ANY_APP]]
+    assert daphne == [[sys.executable, sys.executable, "-m", "daphne", "-e", endpoint, APP]]
     assert os.get_inheritable(claims[0])  # daphne holds the claim until it exits
     assert serving.serving_at() == "http://127.0.0.1:8123/"
 
@@ -183,3 +184,15 @@ def test_while_a_server_serves_the_database_neither_serve_nor_reset_forgets_anyt
     assert serving.serving_at() is None
     reset()
     assert Seat.objects.get(game=game, name="Bob").connections == 0
+
+
+def test_a_server_caught_before_it_wrote_its_address_is_still_told_of(
+    claims: list[int],
+) -> None:
+    fd = os.open(serving.lock_path(), os.O_RDWR | os.O_CREAT)  # locked, nothing written yet
+    claims.append(fd)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+
+    assert serving.serving_at() == "an address it has not written yet"
+    with pytest.raises(CommandError, match="serving this database at an address it has not"):
+        serve()

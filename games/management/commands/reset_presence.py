@@ -4,7 +4,7 @@ itself as it starts; this is for servers started otherwise, after all have stopp
 
 from __future__ import annotations
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from games import presence
@@ -27,18 +27,15 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         address = serving.serving_at()
         if address is not None:
-            where = f" at {address}" if address else ""
             raise CommandError(
-                f"A server is serving this database{where}: its sockets are open. Stop it"
-                " first (`manage.py serve` forgets the counts as it starts)."
+                f"A server is serving this database at {address}: its sockets are open. Stop"
+                " it first (`manage.py serve` forgets the counts as it starts)."
             )
-        # one process's sockets only meet through an in-memory layer (as in ``broadcast``)
-        layer = get_channel_layer()
-        if not isinstance(layer, InMemoryChannelLayer) and not options["force"]:
+        if not presence.counted_here_alone() and not options["force"]:
             raise CommandError(
                 "Several server processes may share this database (the channel layer is "
-                f"{type(layer).__name__}): forgetting their sockets would show present players "
-                "as away. Stop every server first and run this with --force."
+                f"{type(get_channel_layer()).__name__}): forgetting their sockets would show "
+                "present players as away. Stop every server first and run this with --force."
             )
         seats, games = presence.forget_all_sockets()
         self.stdout.write(

@@ -12,13 +12,10 @@ from __future__ import annotations
 import os
 import sys
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from games import presence
 from yatzy_site import serving
-
-LISTEN_BACKLOG = 4096  # a storm of reconnecting browsers overflows twisted's 50
 
 
 class Command(BaseCommand):
@@ -37,13 +34,11 @@ class Command(BaseCommand):
         try:
             serving.claim(address)  # its descriptor is inherited by daphne, which holds it
         except serving.AlreadyServing as serving_now:
-            where = f" at {serving_now.address}" if serving_now.address else ""
             raise CommandError(
-                f"A server is already serving this database{where}: open that one, or stop "
-                "it before you start another."
+                f"A server is already serving this database at {serving_now.address}: open"
+                " that one, or stop it before you start another."
             ) from None
-        # one process's sockets only meet through an in-memory layer (as in ``broadcast``)
-        if isinstance(get_channel_layer(), InMemoryChannelLayer):
+        if presence.counted_here_alone():
             seats, games = presence.forget_all_sockets()
             self.stdout.write(
                 f"Forgot the sockets of {seats} seat(s) and the spectators of {games} game(s)"
@@ -54,6 +49,6 @@ class Command(BaseCommand):
                 "Several server processes may share this database: its sockets are kept."
             )
         self.stdout.flush()
-        endpoint = f"tcp:port={port}:interface={host}:backlog={LISTEN_BACKLOG}"
+        endpoint = serving.endpoint(host, port)
         argv = [sys.executable, "-m", "daphne", "-e", endpoint, "yatzy_site.asgi:application"]
         os.execv(sys.executable, argv)  # what this process opened closes, but the claim
