@@ -93,8 +93,53 @@
     var fragment = event.detail.fragment;
     if (!target || target.id !== "table" || !fragment) return;
     var incoming = fragment.id === "table" ? fragment : fragment.querySelector("#table");
-    if (isOlder(versionOf(incoming))) event.detail.shouldSwap = false;
+    if (isOlder(versionOf(incoming))) {
+      event.detail.shouldSwap = false;
+    } else if (incoming && keepUnchanged(target, incoming)) {
+      event.detail.shouldSwap = false;
+    }
   });
+
+  // A push of the version on screen tells who is at the table (a friend's phone drops
+  // or comes back, this page's own socket arrives): the dice and the scorecard are
+  // those on screen. Replacing the whole table then would swap the button under a
+  // player's finger between press and release, and the click would be lost. So only
+  // the parts that differ are replaced; false leaves it to htmx to swap it all.
+  function comparable(element, deep) {
+    var copy = element.cloneNode(deep);
+    var all = deep ? [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))) : [copy];
+    all.forEach(function (node) {
+      // htmx's own classes (a request in flight) and the whole page's CSRF fields
+      // (htmx sends the token in a header) are not what the table shows.
+      var kept = Array.prototype.filter.call(node.classList, function (name) {
+        return name.indexOf("htmx-") !== 0;
+      });
+      if (kept.length) node.setAttribute("class", kept.join(" "));
+      else node.removeAttribute("class");
+    });
+    copy.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (input) {
+      input.remove();
+    });
+    copy.removeAttribute("hx-swap-oob"); // on a pushed table, not on the one shown
+    return copy.outerHTML;
+  }
+  function keepUnchanged(shown, incoming) {
+    if (versionOf(shown) !== versionOf(incoming)) return false;
+    if (comparable(shown, false) !== comparable(incoming, false)) return false;
+    var old = Array.prototype.slice.call(shown.children);
+    var fresh = Array.prototype.slice.call(incoming.children);
+    if (old.length !== fresh.length) return false;
+    var changed = [];
+    for (var i = 0; i < old.length; i++) {
+      if (old[i].tagName !== fresh[i].tagName) return false;
+      if (comparable(old[i], true) !== comparable(fresh[i], true)) changed.push(i);
+    }
+    changed.forEach(function (index) {
+      old[index].replaceWith(fresh[index]);
+      if (window.htmx) window.htmx.process(fresh[index]);
+    });
+    return true;
+  }
 
   // A table pushed over the WebSocket replaces the one on screen, and with it the
   // control that had keyboard focus (htmx keeps focus by id for its own answers, not for

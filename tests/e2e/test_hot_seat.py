@@ -119,6 +119,34 @@ def test_a_late_push_of_an_older_table_does_not_replace_a_newer_one(new_page, si
     expect(table).to_have_text("stale")
 
 
+# Kept by the page from its first load: the Roll button then, and the pushes since.
+TRACK_ROLL_BUTTON = """
+window.yatzyPushes = 0;
+document.addEventListener('htmx:wsAfterMessage', () => { window.yatzyPushes += 1; });
+document.addEventListener('DOMContentLoaded', () => {
+  window.yatzyRollAtLoad = document.getElementById('roll-button');
+});
+"""
+
+
+def test_the_push_of_the_table_on_screen_leaves_its_buttons_in_place(
+    new_page, site: Server
+) -> None:
+    """The page's socket arrives with the table the page already shows. Swapping it in
+    would replace the Roll button, and a click pressed before the push and released
+    after it would be lost (as it once was in this file's tests): the button stays."""
+    page: Page = new_page()
+    page.add_init_script(TRACK_ROLL_BUTTON)
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_function("window.yatzyPushes >= 1")
+
+    assert page.evaluate("window.yatzyRollAtLoad === document.getElementById('roll-button')")
+    page.get_by_role("button", name="Roll").click()
+    expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+
+
 def test_keyboard_focus_stays_on_its_control_when_the_table_is_replaced(
     new_page, site: Server
 ) -> None:

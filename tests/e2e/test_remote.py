@@ -87,6 +87,38 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     screenshot(alice, "remote-finished")
 
 
+def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
+    new_page, site: Server
+) -> None:
+    """A friend's phone drops and comes back while Alice is to move: her presence list
+    says so, and only it is replaced, so a click of hers at that moment still lands."""
+    alice: Page = new_page()
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_role("button", name="Create game").click()
+    bob: Page = new_page()
+    bob.goto(alice.get_by_label("Invite link").input_value())
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join").click()
+    expect(alice.get_by_text("Bob", exact=True)).to_be_visible()
+    alice.get_by_role("button", name="Start game").click()
+    expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
+    expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
+    expect(alice.get_by_text("Bob: connected")).to_be_visible()
+    alice.evaluate("window.rollShown = document.getElementById('roll-button')")
+
+    bob.close()
+    expect(alice.get_by_text("Bob: away")).to_be_visible()
+    bob = new_page_in(bob, site)
+    expect(alice.get_by_text("Bob: connected")).to_be_visible()
+
+    assert alice.evaluate("window.rollShown === document.getElementById('roll-button')")
+    alice.get_by_role("button", name="Roll").click()
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    expect(bob.get_by_role("button", name=DIE).first).to_be_visible()
+
+
 def see_the_same_dice(page: Page, rolled: list[str], what: str) -> None:
     """Wait for ``page`` to show the dice that were rolled; if it never does, say what
     it shows instead."""
