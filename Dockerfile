@@ -28,5 +28,7 @@ RUN YATZY_PRODUCTION=1 SECRET_KEY=build-only ALLOWED_HOSTS=build \
 USER yatzy
 ENV YATZY_PRODUCTION=1
 EXPOSE 8000
-# A listen queue long enough for a storm of reconnecting browsers (the default is 50).
-CMD ["daphne", "-e", "tcp:port=8000:interface=0.0.0.0:backlog=4096", "--proxy-headers", "yatzy_site.asgi:application"]
+# daphne, through `manage.py serve`: with YATZY_PROCESS set (Compose names web1, web2) it
+# first takes off the sockets its predecessor of that name left counted, then becomes
+# daphne with a listen queue long enough for a storm of reconnecting browsers.
+CMD ["python", "manage.py", "serve", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

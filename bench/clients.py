@@ -64,6 +64,7 @@ class Browser:
         if http:
             self._http = self._new_http()  # made now, not inside the first timed action
         self.arrivals: dict[int, float] = {}
+        self.table = b""  # the last table received, as it came
         self.duplicates = 0
         self.connect_version = -1
         self._seen: dict[int, int] = {}  # version: hash of the last table received at it
@@ -154,6 +155,7 @@ class Browser:
                 if match is None:
                     continue
                 version = int(match.group(1))
+                self.table = data
                 if not self.connected.is_set():
                     self.connect_version = version  # the full table sent on connect
                     self.connected_at = now

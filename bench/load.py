@@ -43,7 +43,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def site_servers(var_dir: str) -> list[Server]:
     env = {"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING"}
     scale_out = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
-    return [Server(env) for _ in range(2 if scale_out else 1)]
+    if not scale_out:
+        return [Server(env)]
+    # as Compose runs them: named, each booking the sockets it counts under its name
+    return [Server({**env, "YATZY_PROCESS": f"web{n}"}, through_serve=True) for n in (1, 2)]
 
 
 def progress(text: str) -> None:

@@ -29,7 +29,9 @@ def _inherited() -> dict[str, str]:
 
 
 class Server:
-    """One daphne process serving ``app``; ``kill``/``stop`` and ``start`` again."""
+    """One daphne process serving ``app``; ``kill``/``stop`` and ``start`` again. With
+    ``through_serve``, started as the site starts its processes: ``manage.py serve``,
+    which settles what the process's predecessor left and then becomes daphne."""
 
     def __init__(
         self,
@@ -37,11 +39,13 @@ class Server:
         app: str = "yatzy_site.asgi:application",
         port: int | None = None,
         wrapper: list[str] | None = None,
+        through_serve: bool = False,
     ) -> None:
         self.port = port or free_port()
         self.env = env
         self.app = app
         self.wrapper = wrapper or []  # a command to run daphne under (valgrind)
+        self.through_serve = through_serve
         self.process: subprocess.Popen[bytes] | None = None
         self.log: tempfile._TemporaryFileWrapper | None = None
 
@@ -63,7 +67,9 @@ class Server:
         # (twisted's default of 50 drops the rest, and their browsers wait seconds to
         # try again).
         listen = endpoint("127.0.0.1", self.port)
-        command = [*self.wrapper, sys.executable, "-m", "daphne", "-e", listen]
+        command = [*self.wrapper, sys.executable, "-m", "daphne", "-e", listen, self.app]
+        if self.through_serve:
+            command = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
         # The server's log goes to a file: a pipe nobody reads fills up under load and
         # then blocks the server on its next log line (it froze reconnect storms).
         if self.log is not None:
@@ -72,7 +78,7 @@ class Server:
             prefix=f"daphne-{self.port}-", suffix=".log"
         )
         self.process = subprocess.Popen(
-            [*command, self.app],
+            command,
             cwd=ROOT,
             env={**_inherited(), **self.env},
             stdout=subprocess.DEVNULL,

@@ -56,6 +56,20 @@ def group_name(code: str) -> str:
     return f"game.{code}"
 
 
+def presence_notice() -> dict:
+    """The message that who is at a table changed: each of its sockets is sent the
+    table again if it looks different to that socket's browser."""
+    return {"type": "game.changed", "stamp": secrets.token_hex(8)}
+
+
+def presence_changed(codes: list[str]) -> None:
+    """Tell the browsers at these tables, in every server process, that who is at
+    them changed: for commands, outside the servers' event loops."""
+    layer = get_channel_layer()
+    for code in codes:
+        async_to_sync(layer.group_send)(group_name(code), presence_notice())
+
+
 def game_changed(code: str, version: int, game: Game | None = None) -> None:
     """Notify the table; ``game``, if given, is the game as this move committed it,
     kept for this process's browsers so that they need not read it again."""

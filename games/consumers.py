@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import copy
 import functools
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
@@ -23,7 +22,7 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 
 from games import bots, broadcast, presence
-from games.broadcast import group_name
+from games.broadcast import group_name, presence_notice
 from games.rendering import cached_live, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
@@ -31,10 +30,6 @@ from yatzy_site import inline
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
-
-
-def presence_notice() -> dict:
-    return {"type": "game.changed", "stamp": secrets.token_hex(8)}
 
 
 class TableConsumer(AsyncWebsocketConsumer):

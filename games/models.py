@@ -107,6 +107,29 @@ class Seat(models.Model):
         return self.kind == self.Kind.REMOTE and self.claimed_at is None
 
 
+class CountedSockets(models.Model):
+    """The sockets one named server process has counted at a seat (``Seat.connections``)
+    or among a game's spectators (``Game.spectators``), where several processes share
+    the database. A process that dies without its sockets' goodbyes leaves them
+    counted; its successor under the same name takes them off again as it starts
+    (``presence.forget_process``), without touching the other processes' counts."""
+
+    process = models.CharField(max_length=64)
+    seat = models.ForeignKey(Seat, null=True, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, null=True, on_delete=models.CASCADE, related_name="+")
+    sockets = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["process", "seat"], name="unique_process_seat"),
+            models.UniqueConstraint(fields=["process", "game"], name="unique_process_game"),
+        ]
+
+    def __str__(self) -> str:
+        at = f"seat {self.seat_id}" if self.seat_id is not None else f"game {self.game_id}"
+        return f"{self.process}: {self.sockets} socket(s) at {at}"
+
+
 class ScoreEntry(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="score_entries")
     scorecard = models.PositiveSmallIntegerField()

@@ -10,14 +10,17 @@ queueing on the sync thread behind the players' moves.
 from __future__ import annotations
 
 import asyncio
+from contextlib import nullcontext
 from datetime import timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import CountedSockets, Game, Seat
 from games.services import Viewer
 from yatzy_site import inline
 
@@ -32,7 +35,11 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
     mine = [seat for seat in game.seats.all() if seat.token in viewer.tokens]
     if mine:
         seats = [seat.id for seat in mine]
-        Seat.objects.filter(id__in=seats).update(connections=F("connections") + 1, away_since=None)
+        with _booking():
+            Seat.objects.filter(id__in=seats).update(
+                connections=F("connections") + 1, away_since=None
+            )
+            _book("seat", seats, +1)
         for seat in mine:
             seat.connections += 1
             seat.away_since = None
@@ -41,10 +48,12 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
 
 
 def leave(seats: list[int]) -> None:
-    Seat.objects.filter(id__in=seats).update(connections=F("connections") - 1)
-    Seat.objects.filter(id__in=seats, connections__lte=0).update(
-        connections=0, away_since=timezone.now()
-    )
+    with _booking():
+        Seat.objects.filter(id__in=seats).update(connections=F("connections") - 1)
+        Seat.objects.filter(id__in=seats, connections__lte=0).update(
+            connections=0, away_since=timezone.now()
+        )
+        _book("seat", seats, -1)
 
 
 def counted_here_alone() -> bool:
@@ -63,6 +72,62 @@ def forget_all_sockets() -> tuple[int, int]:
     seats = Seat.objects.filter(connections__gt=0).update(connections=0, away_since=timezone.now())
     games = Game.objects.filter(spectators__gt=0).update(spectators=0)
     return seats, games
+
+
+def forget_process(process: str) -> tuple[list[str], int]:
+    """Take off the counts the server process named ``process`` booked (see
+    ``CountedSockets``): for its successor under that name as it starts, or for a
+    process that will not come back. Only for a process that has stopped: a live one
+    would go on counting its sockets down. Seats left with no socket are away from now.
+    Returns the codes of the games whose tables changed, and how many sockets it took
+    off."""
+    now = timezone.now()
+    codes: set[str] = set()
+    taken = 0
+    with transaction.atomic():
+        booked = CountedSockets.objects.select_for_update(of=("self",)).filter(process=process)
+        for row in booked.filter(sockets__gt=0).select_related("seat__game", "game"):
+            left = Greatest(F("connections") - row.sockets, 0)
+            if row.seat_id is not None:
+                Seat.objects.filter(id=row.seat_id).update(connections=left)
+                Seat.objects.filter(id=row.seat_id, connections=0, away_since=None).update(
+                    away_since=now
+                )
+                codes.add(row.seat.game.code)
+            else:
+                Game.objects.filter(id=row.game_id).update(
+                    spectators=Greatest(F("spectators") - row.sockets, 0)
+                )
+                codes.add(row.game.code)
+            taken += row.sockets
+        booked.delete()
+    return sorted(codes), taken
+
+
+def _booking():
+    """Where this process books its sockets, a count and its booking commit together:
+    a process killed between them would otherwise leave them apart for good."""
+    return transaction.atomic() if settings.YATZY_PROCESS else nullcontext()
+
+
+def _book(to: str, ids: list[int], delta: int) -> None:
+    """Book ``delta`` sockets of this process at each seat or game (``to``) of ``ids``.
+    A process's rows are written by that process alone, one query at a time (its
+    database thread), so an update then the inserts of the rows it found missing is
+    race-free; rows at zero are dropped, so the table holds the sockets open now."""
+    process = settings.YATZY_PROCESS
+    if not process or not delta:
+        return
+    rows = CountedSockets.objects.filter(process=process, **{f"{to}_id__in": ids})
+    if rows.update(sockets=F("sockets") + delta) < len(ids):
+        found = set(rows.values_list(f"{to}_id", flat=True))
+        CountedSockets.objects.bulk_create(
+            CountedSockets(process=process, sockets=delta, **{f"{to}_id": id_})
+            for id_ in ids
+            if id_ not in found
+        )
+    if delta < 0:
+        rows.filter(sockets__lte=0).delete()
 
 
 class Spectators:
@@ -95,11 +160,12 @@ class Spectators:
 
 
 def write_spectators(changes: dict[tuple[int, str], int]) -> None:
-    for (game_id, code), delta in changes.items():
-        if delta:
-            Game.objects.filter(id=game_id, code=code).update(
+    with _booking():
+        for (game_id, code), delta in changes.items():
+            if delta and Game.objects.filter(id=game_id, code=code).update(
                 spectators=Greatest(F("spectators") + delta, 0)
-            )
+            ):
+                _book("game", [game_id], delta)
 
 
 SPECTATORS = Spectators()

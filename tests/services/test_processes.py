@@ -1,8 +1,10 @@
-"""Two real server processes on one PostgreSQL and one Redis, as docker-compose runs them.
+"""Two real server processes on one PostgreSQL and one Redis, as docker-compose runs them
+(named web1 and web2, each started by ``manage.py serve``).
 
 A browser on each process sees the other's moves live; a process killed mid-game
-and restarted loses nothing, and its browsers reconnect and resynchronise; Redis
-dropping the layer's connections is healed the same way.
+and restarted loses nothing, and its browsers reconnect and resynchronise; the
+sockets it left counted are taken off as it comes back, and the other process's
+browsers are told; Redis dropping the layer's connections is healed the same way.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 import redis
+from asgiref.sync import sync_to_async
 
 from bench.clients import Browser
+from games.models import Seat
 from tests.servers import Server, database_url_of_this_run
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -26,7 +30,10 @@ VERSION = re.compile(r'data-version="(\d+)"')
 @pytest.fixture
 def servers(postgres: None, redis_layer: None) -> list[Server]:
     env = {"DATABASE_URL": database_url_of_this_run(), "LOG_LEVEL": "WARNING"}
-    started = [Server(env).start(), Server(env).start()]
+    started = [
+        Server({**env, "YATZY_PROCESS": name}, through_serve=True).start()
+        for name in ("web1", "web2")
+    ]
     yield started
     for server in started:
         server.stop()
@@ -107,6 +114,36 @@ async def test_a_killed_process_loses_nothing_and_its_browsers_resynchronise(
     assert latest(alice) == version  # the roll survived the crash
     version = await move(alice, code, "score", version, category="twos", confirm="1")
     assert await bob.wait_for(version) is not None
+
+
+@sync_to_async
+def connections(code: str) -> dict[str, int]:
+    return {seat.name: seat.connections for seat in Seat.objects.filter(game__code=code)}
+
+
+async def shows(browser: Browser, text: bytes, timeout: float = 10) -> bool:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while text not in browser.table:
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+async def test_a_process_back_from_a_crash_takes_off_the_sockets_it_left_counted(
+    table, servers: list[Server]
+) -> None:
+    """Bob's socket dies with web2, without a goodbye; when web2 comes back Bob is
+    away, Alice (counted by web1, which served on) is not, and her table says so."""
+    code, alice, _ = table
+    assert await shows(alice, b"Bob: connected")
+
+    await asyncio.to_thread(servers[1].kill)
+    assert await connections(code) == {"Alice": 1, "Bob": 1}  # left counted
+    await asyncio.to_thread(servers[1].start)
+
+    assert await connections(code) == {"Alice": 1, "Bob": 0}
+    assert await shows(alice, b"Bob: away")
 
 
 async def test_lost_layer_connections_are_healed_by_the_next_update(table) -> None:

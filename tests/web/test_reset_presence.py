@@ -9,10 +9,8 @@ from __future__ import annotations
 import fcntl
 import os
 import sys
-from collections.abc import Iterator
 from datetime import timedelta
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -49,35 +47,6 @@ def reset(*args: str) -> str:
     out = StringIO()
     call_command("reset_presence", *args, stdout=out)
     return out.getvalue()
-
-
-@pytest.fixture
-def claims(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[int]]:
-    """The lock descriptors taken in this test, released after it (a server's exit). The
-    lock is a file of this test's, as beside an SQLite database, whatever this run's
-    database (tests/deploy/test_serving_alone.py: the real one)."""
-    monkeypatch.setattr(serving, "lock_path", lambda: tmp_path / "db.sqlite3.serving")
-    taken: list[int] = []
-    claim = serving.claim
-
-    def recorded(address: str) -> int | None:
-        fd = claim(address)
-        taken.append(fd)
-        return fd
-
-    monkeypatch.setattr(serving, "claim", recorded)
-    yield taken
-    for fd in taken:
-        if fd is not None:
-            os.close(fd)
-
-
-@pytest.fixture
-def daphne(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The command lines ``serve`` would have become."""
-    started: list[list[str]] = []
-    monkeypatch.setattr(os, "execv", lambda path, argv: started.append([path, *argv]))
-    return started
 
 
 def serve(*args: str) -> str:
@@ -154,7 +123,11 @@ def test_a_server_started_on_another_processes_database_keeps_their_sockets(
     game = bob_to_move_left_counted
     settings.CHANNEL_LAYERS = REDIS
 
-    assert serve() == "Several server processes may share this database: its sockets are kept.\n"
+    assert serve() == (
+        "Several server processes may share this database: the sockets they count are"
+        " kept. Name each process (YATZY_PROCESS) so that it takes off what its"
+        " predecessor left counted.\n"
+    )
 
     assert len(daphne) == 1
     assert Seat.objects.get(game=game, name="Bob").connections == 1

@@ -18,7 +18,8 @@ from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.test import Client
 
 from games import broadcast, markup, rendering, services
-from games.consumers import TableConsumer, presence_notice
+from games.broadcast import presence_notice
+from games.consumers import TableConsumer
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh

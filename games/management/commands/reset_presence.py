@@ -1,13 +1,17 @@
 """``manage.py reset_presence``: forget the sockets counted at the tables while no server
 serves the site (see ``presence.forget_all_sockets``). ``manage.py serve`` does it
-itself as it starts; this is for servers started otherwise, after all have stopped."""
+itself as it starts; this is for servers started otherwise, after all have stopped.
+
+With ``--process NAME``, only what one named process of several left counted
+(``presence.forget_process``), while the others serve: for a process that has stopped
+and will not be started again under its name, which would do it itself."""
 
 from __future__ import annotations
 
 from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
-from games import presence
+from games import broadcast, presence
 from yatzy_site import serving
 
 
@@ -23,8 +27,21 @@ class Command(BaseCommand):
             action="store_true",
             help="also where several processes share the database (all must be stopped)",
         )
+        parser.add_argument(
+            "--process",
+            metavar="NAME",
+            help="only the sockets of the process named NAME (YATZY_PROCESS), which has stopped",
+        )
 
     def handle(self, *args, **options) -> None:
+        if options["process"]:
+            codes, sockets = presence.forget_process(options["process"])
+            broadcast.presence_changed(codes)
+            self.stdout.write(
+                f"Took off the {sockets} socket(s) at {len(codes)} table(s) that the process"
+                f" named {options['process']} left counted."
+            )
+            return
         address = serving.serving_at()
         if address is not None:
             raise CommandError(

@@ -1,10 +1,15 @@
-"""``manage.py serve``: the server of ``make run``, on the embedded default.
+"""``manage.py serve``: the server of ``make run`` and of each process of the scale-out.
 
-It claims the database for itself (``yatzy_site.serving``), forgets the sockets an
-earlier server left counted when it stopped without their goodbyes (killed, crashed,
-the machine lost; see ``presence.forget_all_sockets``), and then becomes daphne, which
-holds the claim until it exits. Started while another server serves the same database,
-it stops before it changes anything, and says where that server is.
+On the embedded default it claims the database for itself (``yatzy_site.serving``),
+forgets the sockets an earlier server left counted when it stopped without their
+goodbyes (killed, crashed, the machine lost; see ``presence.forget_all_sockets``), and
+then becomes daphne, which holds the claim until it exits. Started while another server
+serves the same database, it stops before it changes anything, and says where that
+server is.
+
+Where several processes share the database, each named (``YATZY_PROCESS``), it takes
+off only what the last process of its name left counted (``presence.forget_process``),
+and tells those tables' browsers.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from __future__ import annotations
 import os
 import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games import presence
+from games import broadcast, presence
 from yatzy_site import serving
 
 
@@ -27,6 +33,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--proxy-headers",
+            action="store_true",
+            help="behind a proxy: take the client's address from X-Forwarded-For (daphne's)",
+        )
 
     def handle(self, *args, **options) -> None:
         host, port = options["host"], options["port"]
@@ -44,11 +55,23 @@ class Command(BaseCommand):
                 f"Forgot the sockets of {seats} seat(s) and the spectators of {games} game(s)"
                 " that an earlier server left counted."
             )
+        elif settings.YATZY_PROCESS:
+            codes, sockets = presence.forget_process(settings.YATZY_PROCESS)
+            broadcast.presence_changed(codes)
+            self.stdout.write(
+                f"Took off the {sockets} socket(s) at {len(codes)} table(s) that the last"
+                f" process named {settings.YATZY_PROCESS} left counted."
+            )
         else:
             self.stdout.write(
-                "Several server processes may share this database: its sockets are kept."
+                "Several server processes may share this database: the sockets they count"
+                " are kept. Name each process (YATZY_PROCESS) so that it takes off what its"
+                " predecessor left counted."
             )
         self.stdout.flush()
         endpoint = serving.endpoint(host, port)
-        argv = [sys.executable, "-m", "daphne", "-e", endpoint, "yatzy_site.asgi:application"]
+        argv = [sys.executable, "-m", "daphne", "-e", endpoint]
+        if options["proxy_headers"]:
+            argv.append("--proxy-headers")
+        argv.append("yatzy_site.asgi:application")
         os.execv(sys.executable, argv)  # what this process opened closes, but the claim

@@ -1,0 +1,175 @@
+"""Where several server processes share the database, each books the sockets it counts
+under its name (``YATZY_PROCESS``), so that when one dies its successor takes off what
+it left counted and nothing else: the other processes' players stay present.
+(Real processes, PostgreSQL and Redis: tests/services/test_processes.py.)"""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from channels.layers import BaseChannelLayer, get_channel_layer
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from games import presence
+from games.models import CountedSockets, Game, Seat
+from games.services import Viewer
+from tests.conftest import create_game, fresh
+from tests.web.test_room import bobs_turn
+
+
+class RecordingLayer(BaseChannelLayer):
+    """A layer other than the in-memory one (several processes may share the database)
+    that keeps what it is asked to send to groups."""
+
+    extensions = ["groups"]
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.notices: list[tuple[str, dict]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        self.notices.append((group, message))
+
+
+SHARED = {"default": {"BACKEND": "tests.web.test_counted_sockets.RecordingLayer"}}
+
+
+@pytest.fixture
+def game(alice: Client, bob: Client, dice: object) -> Game:
+    return bobs_turn(alice, bob, create_game(alice, invites="1"))
+
+
+@pytest.fixture
+def shared(settings) -> list[tuple[str, dict]]:
+    settings.CHANNEL_LAYERS = SHARED
+    return get_channel_layer().notices
+
+
+def seat_of(game: Game, name: str) -> Seat:
+    return Seat.objects.get(game=game, name=name)
+
+
+def viewer_of(seat: Seat) -> Viewer:
+    return Viewer(seat.browser_id, frozenset({seat.token}))
+
+
+def open_sockets(settings, process: str, game: Game, name: str, sockets: int) -> list[int]:
+    settings.YATZY_PROCESS = process
+    for _ in range(sockets):
+        seats = presence.arrive(fresh(game), viewer_of(seat_of(game, name)))
+    return seats
+
+
+def booked(process: str) -> dict[str, int]:
+    return {
+        (f"seat {row.seat.name}" if row.seat_id else f"game {row.game.code}"): row.sockets
+        for row in CountedSockets.objects.filter(process=process)
+    }
+
+
+def test_a_named_process_books_the_sockets_it_counts_and_drops_them_as_they_close(
+    game: Game, settings
+) -> None:
+    seats = open_sockets(settings, "web1", game, "Bob", 2)
+    assert seat_of(game, "Bob").connections == 2
+    assert booked("web1") == {"seat Bob": 2}
+
+    presence.leave(seats)
+    assert booked("web1") == {"seat Bob": 1}
+    presence.leave(seats)
+    assert booked("web1") == {}  # the table holds what is open now
+    assert seat_of(game, "Bob").connections == 0
+
+
+def test_spectators_are_booked_with_their_batch(game: Game, settings) -> None:
+    settings.YATZY_PROCESS = "web1"
+    presence.write_spectators({(game.id, game.code): 3})
+    presence.write_spectators({(game.id, game.code): -1, (game.id + 999, "gone"): 2})
+
+    assert fresh(game).spectators == 2
+    assert booked("web1") == {f"game {game.code}": 2}
+
+
+def test_an_unnamed_process_books_nothing(game: Game, settings) -> None:
+    """The embedded default: one process, whose start forgets every count."""
+    seats = open_sockets(settings, "", game, "Bob", 1)
+    presence.write_spectators({(game.id, game.code): 1})
+    presence.leave(seats)
+    assert not CountedSockets.objects.exists()
+
+
+def test_the_successor_of_a_dead_process_takes_off_only_its_sockets(
+    game: Game,
+    settings,
+    shared: list[tuple[str, dict]],
+    claims: list[int],
+    daphne: list[list[str]],
+) -> None:
+    """web1 dies with one of Bob's two sockets and two of three spectators; Alice's
+    socket and the others are web2's, which serves on."""
+    open_sockets(settings, "web1", game, "Bob", 1)
+    open_sockets(settings, "web2", game, "Bob", 1)
+    open_sockets(settings, "web2", game, "Alice", 1)
+    settings.YATZY_PROCESS = "web1"
+    presence.write_spectators({(game.id, game.code): 2})
+    settings.YATZY_PROCESS = "web2"
+    presence.write_spectators({(game.id, game.code): 1})
+
+    settings.YATZY_PROCESS = "web1"  # its successor starts
+    out = StringIO()
+    call_command("serve", "--host", "0.0.0.0", "--proxy-headers", stdout=out)
+
+    assert out.getvalue() == (
+        "Took off the 3 socket(s) at 1 table(s) that the last process named web1 left counted.\n"
+    )
+    assert seat_of(game, "Bob").connections == 1 and seat_of(game, "Bob").away_since is None
+    assert seat_of(game, "Alice").connections == 1
+    assert fresh(game).spectators == 1
+    assert booked("web1") == {}
+    assert booked("web2") == {"seat Bob": 1, "seat Alice": 1, f"game {game.code}": 1}
+    assert [group for group, _ in shared] == [f"game.{game.code}"]  # its browsers are told
+    assert daphne[0][-2:] == ["--proxy-headers", "yatzy_site.asgi:application"]  # Compose's
+
+
+def test_a_player_only_the_dead_process_counted_is_away_from_then(
+    game: Game, settings, shared: list[tuple[str, dict]]
+) -> None:
+    open_sockets(settings, "web1", game, "Bob", 2)
+    before = timezone.now()
+
+    presence.forget_process("web1")
+
+    bob = seat_of(game, "Bob")
+    assert bob.connections == 0 and bob.away_since >= before  # his time to come back
+
+
+def test_a_process_that_will_not_come_back_is_settled_by_hand_while_the_others_serve(
+    game: Game, settings, shared: list[tuple[str, dict]]
+) -> None:
+    open_sockets(settings, "web3", game, "Bob", 1)
+    open_sockets(settings, "web2", game, "Alice", 1)
+    settings.YATZY_PROCESS = "web2"  # run from a process of the site that serves on
+    out = StringIO()
+
+    call_command("reset_presence", "--process", "web3", stdout=out)
+
+    assert out.getvalue() == (
+        "Took off the 1 socket(s) at 1 table(s) that the process named web3 left counted.\n"
+    )
+    assert seat_of(game, "Bob").connections == 0
+    assert seat_of(game, "Alice").connections == 1
+    assert len(shared) == 1
+
+
+def test_a_name_nothing_was_booked_under_changes_nothing(
+    game: Game, settings, shared: list[tuple[str, dict]]
+) -> None:
+    open_sockets(settings, "web1", game, "Bob", 1)
+
+    assert presence.forget_process("web9") == ([], 0)
+
+    assert seat_of(game, "Bob").connections == 1
+    assert shared == []
