@@ -118,7 +118,7 @@ def _ratios(project: dict, bare: dict) -> dict[str, float]:
 
 
 async def run_connections(args: argparse.Namespace, var_dir: str) -> dict:
-    server = Server({"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING"}).start()
+    server = site_servers(var_dir)[0].start()  # one process, as the site starts it
     try:
         results = await scenarios.idle_and_reconnect(server, args.idle, args.reconnect, progress)
         # daphne cancels a socket's consumer still busy 10 s after the browser left

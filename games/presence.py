@@ -15,8 +15,8 @@ from datetime import timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import Case, F, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -49,9 +49,13 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
 
 def leave(seats: list[int]) -> None:
     with _booking():
-        Seat.objects.filter(id__in=seats).update(connections=F("connections") - 1)
-        Seat.objects.filter(id__in=seats, connections__lte=0).update(
-            connections=0, away_since=timezone.now()
+        # one statement: its SET reads the row as it was (a seat leaving its last socket
+        # had one)
+        Seat.objects.filter(id__in=seats).update(
+            connections=Greatest(F("connections") - 1, 0),
+            away_since=Case(
+                When(connections__lte=1, then=Value(timezone.now())), default=F("away_since")
+            ),
         )
         _book("seat", seats, -1)
 
@@ -111,23 +115,25 @@ def _booking():
 
 
 def _book(to: str, ids: list[int], delta: int) -> None:
-    """Book ``delta`` sockets of this process at each seat or game (``to``) of ``ids``.
-    A process's rows are written by that process alone, one query at a time (its
-    database thread), so an update then the inserts of the rows it found missing is
-    race-free; rows at zero are dropped, so the table holds the sockets open now."""
+    """Book ``delta`` sockets of this process at each seat or game (``to``) of ``ids``:
+    one statement, an insert that adds to the row where there is one. Rows that come
+    down to zero stay until the process next starts under its name, which deletes
+    them all (``forget_process``): deleting them here would cost a statement more
+    per socket that closes."""
     process = settings.YATZY_PROCESS
     if not process or not delta:
         return
-    rows = CountedSockets.objects.filter(process=process, **{f"{to}_id__in": ids})
-    if rows.update(sockets=F("sockets") + delta) < len(ids):
-        found = set(rows.values_list(f"{to}_id", flat=True))
-        CountedSockets.objects.bulk_create(
-            CountedSockets(process=process, sockets=delta, **{f"{to}_id": id_})
-            for id_ in ids
-            if id_ not in found
+    table = connection.ops.quote_name(CountedSockets._meta.db_table)
+    column = f"{to}_id"
+    rows = ", ".join(["(%s, %s, %s)"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # the names are the model's own; every value is a parameter
+            f"INSERT INTO {table} (process, {column}, sockets) VALUES {rows}"
+            f" ON CONFLICT (process, {column})"
+            f" DO UPDATE SET sockets = {table}.sockets + excluded.sockets",
+            [value for id_ in ids for value in (process, id_, delta)],
         )
-    if delta < 0:
-        rows.filter(sockets__lte=0).delete()
 
 
 class Spectators:

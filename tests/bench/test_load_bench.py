@@ -110,6 +110,18 @@ def test_the_move_cost_benchmark_plays_real_moves_and_prints_its_figures() -> No
     )
 
 
+def test_the_presence_cost_benchmark_counts_sockets_and_prints_its_figures() -> None:
+    stdout = run_bench(
+        "bench.presencecost", "--rounds", "1", "--sockets", "3", env=without_services(), timeout=120
+    )
+
+    assert re.fullmatch(
+        r"sqlite: a player's socket arriving and leaving, median of 1 rounds of 3: unnamed"
+        r" process [\d.]+ ms, named \(booked\) [\d.]+ ms\n",
+        stdout,
+    )
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_move_cost_benchmark_counts_instructions_under_callgrind() -> None:
     stdout = run_bench(

@@ -70,7 +70,7 @@ def booked(process: str) -> dict[str, int]:
     }
 
 
-def test_a_named_process_books_the_sockets_it_counts_and_drops_them_as_they_close(
+def test_a_named_process_books_the_sockets_it_counts_as_they_open_and_close(
     game: Game, settings
 ) -> None:
     seats = open_sockets(settings, "web1", game, "Bob", 2)
@@ -80,7 +80,7 @@ def test_a_named_process_books_the_sockets_it_counts_and_drops_them_as_they_clos
     presence.leave(seats)
     assert booked("web1") == {"seat Bob": 1}
     presence.leave(seats)
-    assert booked("web1") == {}  # the table holds what is open now
+    assert booked("web1") == {"seat Bob": 0}  # deleted as the next web1 starts
     assert seat_of(game, "Bob").connections == 0
 
 
