@@ -84,6 +84,23 @@ def test_a_named_process_books_the_sockets_it_counts_as_they_open_and_close(
     assert seat_of(game, "Bob").connections == 0
 
 
+@pytest.mark.parametrize("process", ["", "web1"], ids=["unnamed", "named"])
+def test_a_players_time_away_starts_when_their_last_socket_closes(
+    game: Game, settings, process: str
+) -> None:
+    seats = open_sockets(settings, process, game, "Bob", 2)
+    presence.leave(seats)
+    assert seat_of(game, "Bob").away_since is None  # a second tab is still open
+    before = timezone.now()
+
+    presence.leave(seats)
+    bob = seat_of(game, "Bob")
+    assert bob.connections == 0 and bob.away_since >= before
+
+    presence.leave(seats)  # a goodbye too many (a count forgotten meanwhile) stays at 0
+    assert seat_of(game, "Bob").connections == 0
+
+
 def test_spectators_are_booked_with_their_batch(game: Game, settings) -> None:
     settings.YATZY_PROCESS = "web1"
     presence.write_spectators({(game.id, game.code): 3})
