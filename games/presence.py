@@ -71,10 +71,16 @@ def forget_all_sockets() -> tuple[int, int]:
     after stopping without its sockets' goodbyes (killed, crashed, the machine lost).
     Its counts would otherwise stay up for good, and a player who never came back
     could never be skipped. The seats that were counted connected are away from now,
-    so that their players have the usual time to come back. Returns how many seats
-    and games it changed."""
-    seats = Seat.objects.filter(connections__gt=0).update(connections=0, away_since=timezone.now())
-    games = Game.objects.filter(spectators__gt=0).update(spectators=0)
+    so that their players have the usual time to come back. What named processes
+    booked goes too: taken off again later, by a process of that name as it starts,
+    it would count down sockets that other processes have counted since. Returns how
+    many seats and games it changed."""
+    with transaction.atomic():
+        seats = Seat.objects.filter(connections__gt=0).update(
+            connections=0, away_since=timezone.now()
+        )
+        games = Game.objects.filter(spectators__gt=0).update(spectators=0)
+        CountedSockets.objects.all().delete()
     return seats, games
 
 

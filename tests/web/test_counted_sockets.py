@@ -190,3 +190,17 @@ def test_a_name_nothing_was_booked_under_changes_nothing(
 
     assert seat_of(game, "Bob").connections == 1
     assert shared == []
+
+
+def test_forgetting_every_count_forgets_what_the_named_processes_booked(
+    game: Game, settings, shared: list[tuple[str, dict]]
+) -> None:
+    """The whole site stopped and reset (``reset_presence --force``); web2 starts first
+    and counts Bob again; web1's start then must not count him down."""
+    open_sockets(settings, "web1", game, "Bob", 1)
+    call_command("reset_presence", "--force", stdout=StringIO())
+    open_sockets(settings, "web2", game, "Bob", 1)
+
+    assert presence.forget_process("web1") == ([], 0)
+
+    assert seat_of(game, "Bob").connections == 1
