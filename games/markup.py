@@ -111,7 +111,9 @@ def table(
         _turn(turn, get_language()),
     ]
     if message:
-        parts.append(f'<p id="notice" class="notice" role="alert">{escape(str(message))}</p>')
+        parts.append(
+            f'<p id="notice" class="notice" role="alert" data-answer>{escape(str(message))}</p>'
+        )
     extra = {"urls": urls, "version": version, "turn": turn}
     if confirm:
         parts.append(_partial("confirm", request, extra, category=confirm[0], name=confirm[1]))

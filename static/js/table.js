@@ -103,8 +103,10 @@
   // A push of the version on screen tells who is at the table (a friend's phone drops
   // or comes back, this page's own socket arrives): the dice and the scorecard are
   // those on screen. Replacing the whole table then would swap the button under a
-  // player's finger between press and release, and the click would be lost. So only
-  // the parts that differ are replaced; false leaves it to htmx to swap it all.
+  // player's finger between press and release, and the click would be lost, and it
+  // would wipe what an answer to this page added (data-answer: a refusal's message, a
+  // zero to confirm, the coach's hint), still true at this version. So only the parts
+  // that differ are replaced; false leaves it to htmx to swap it all.
   function comparable(element, deep) {
     var copy = element.cloneNode(deep);
     var all = deep ? [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))) : [copy];
@@ -126,7 +128,9 @@
   function keepUnchanged(shown, incoming) {
     if (versionOf(shown) !== versionOf(incoming)) return false;
     if (comparable(shown, false) !== comparable(incoming, false)) return false;
-    var old = Array.prototype.slice.call(shown.children);
+    var old = Array.prototype.filter.call(shown.children, function (child) {
+      return !child.hasAttribute("data-answer");
+    });
     var fresh = Array.prototype.slice.call(incoming.children);
     if (old.length !== fresh.length) return false;
     var changed = [];

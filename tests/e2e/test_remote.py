@@ -91,7 +91,8 @@ def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
     new_page, site: Server
 ) -> None:
     """A friend's phone drops and comes back while Alice is to move: her presence list
-    says so, and only it is replaced, so a click of hers at that moment still lands."""
+    says so, and only it is replaced, so a click of hers at that moment still lands,
+    and a question the site has just asked her is still there to answer."""
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
@@ -117,6 +118,17 @@ def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
     alice.get_by_role("button", name="Roll").click()
     expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
     expect(bob.get_by_role("button", name=DIE).first).to_be_visible()
+
+    # What the answer to her own request added stays too: here a zero to confirm.
+    alice.locator(".score-option.zero").first.click()
+    confirm = alice.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
+    expect(confirm).to_be_visible()
+    bob.close()
+    expect(alice.get_by_text("Bob: away")).to_be_visible()
+    expect(confirm).to_be_visible()
+    screenshot(alice, "confirm-while-a-friend-is-away")
+    confirm.click()
+    expect(alice.get_by_role("status")).to_contain_text("Bob's turn.")
 
 
 def see_the_same_dice(page: Page, rolled: list[str], what: str) -> None:
