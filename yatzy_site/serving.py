@@ -1,4 +1,5 @@
-"""Which server serves an SQLite database alone: a lock file beside it.
+"""Which server serves an SQLite database alone: a lock file beside it; and on
+PostgreSQL, which named process of several serves under a name (``claim_name``).
 
 On the embedded default one process serves the site, and it alone counts the sockets
 at the tables (``games.presence``). ``manage.py serve`` takes this lock before it
@@ -11,10 +12,12 @@ this database and leaves its counts alone.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 from pathlib import Path
 
 from django.conf import settings
+from django.db import connections
 
 LISTEN_BACKLOG = 4096  # a storm of reconnecting browsers overflows twisted's default 50
 NOT_WRITTEN = "an address it has not written yet"
@@ -76,3 +79,59 @@ class AlreadyServing(Exception):
     def __init__(self, address: str) -> None:
         super().__init__(address)
         self.address = address
+
+
+_NAME_CLAIMS: list[object] = []  # the connections that hold them, open until exec
+
+
+def claim_name(process: str) -> None:
+    """Claim the name ``process`` (``YATZY_PROCESS``) for this server on PostgreSQL, for
+    as long as it and the daphne it becomes by ``exec`` live: a session's advisory lock,
+    on a connection of its own whose socket daphne inherits and never uses. PostgreSQL
+    drops it when that session ends, however the process ends. Two processes under
+    one name would take off each other's live sockets as they start (``presence.
+    forget_process``), as ``docker compose up --scale web1=2`` would make them. Raises
+    ``NameTaken`` when a live process holds the name; does nothing where the database
+    is not PostgreSQL (SQLite's lock file is for one process, which needs no name)."""
+    if not _names_lock():
+        return
+    holder = _name_lock(process)
+    if holder is None:
+        raise NameTaken(process)
+    os.set_inheritable(holder.connection.fileno(), True)
+    _NAME_CLAIMS.append(holder)
+
+
+def name_taken(process: str) -> bool:
+    """Whether a live server holds the name ``process`` (see ``claim_name``)."""
+    if not _names_lock():
+        return False
+    holder = _name_lock(process)
+    if holder is None:
+        return True
+    holder.close()  # the session ends, and the lock it took with it
+    return False
+
+
+def _names_lock() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def _name_lock(process: str):
+    """A new connection to the database holding the lock of the name ``process``, or
+    None (and no connection) when another session holds it."""
+    digest = hashlib.blake2b(f"yatzy process {process}".encode(), digest_size=8).digest()
+    holder = connections.create_connection("default")
+    with holder.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
+        (held,) = cursor.fetchone()
+    if held:
+        return holder
+    holder.close()
+    return None
+
+
+class NameTaken(Exception):
+    def __init__(self, process: str) -> None:
+        super().__init__(process)
+        self.process = process

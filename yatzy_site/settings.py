@@ -141,7 +141,8 @@ else:
 # This server process's name where several share the database (web1, web2 in Compose):
 # the sockets it counts at the tables are booked under it, so that the process that
 # next starts under the name takes off what this one left counted if it dies
-# (games/presence.py). Names must be unique among the processes that run at once.
+# (games/presence.py). On PostgreSQL a process holds its name while it lives: a second
+# one started under it stops (yatzy_site/serving.py).
 YATZY_PROCESS = env_str("YATZY_PROCESS", "")
 if len(YATZY_PROCESS) > 64:
     raise ImproperlyConfigured("YATZY_PROCESS must be at most 64 characters long.")

@@ -21,7 +21,8 @@ from asgiref.sync import sync_to_async
 
 from bench.clients import Browser
 from games.models import Seat
-from tests.servers import Server, database_url_of_this_run
+from tests.deploy.test_settings import manage
+from tests.servers import Server, database_url_of_this_run, free_port
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -144,6 +145,30 @@ async def test_a_process_back_from_a_crash_takes_off_the_sockets_it_left_counted
 
     assert await connections(code) == {"Alice": 1, "Bob": 0}
     assert await shows(alice, b"Bob: away")
+
+
+async def test_a_process_under_a_name_in_use_stops_and_changes_nothing(
+    table, servers: list[Server]
+) -> None:
+    """A second web2 (``docker compose up --scale``, a copy started by hand) would take
+    off the live web2's sockets as it starts: it stops first. Nor may they be taken off
+    by hand while web2 serves; once it is gone, they may."""
+    code, _, _ = table
+    named = {"DATABASE_URL": database_url_of_this_run(), "YATZY_PROCESS": "web2"}
+
+    second = await asyncio.to_thread(manage, "serve", "--port", str(free_port()), **named)
+    by_hand = await asyncio.to_thread(manage, "reset_presence", "--process", "web2", **named)
+
+    assert second.returncode == 1
+    assert "A process named web2 is already serving this database" in second.stderr
+    assert by_hand.returncode == 1
+    assert "The process named web2 is serving this database" in by_hand.stderr
+    assert await connections(code) == {"Alice": 1, "Bob": 1}
+
+    await asyncio.to_thread(servers[1].kill)
+    by_hand = await asyncio.to_thread(manage, "reset_presence", "--process", "web2", **named)
+    assert by_hand.returncode == 0, by_hand.stderr
+    assert await connections(code) == {"Alice": 1, "Bob": 0}
 
 
 async def test_lost_layer_connections_are_healed_by_the_next_update(table) -> None:

@@ -35,6 +35,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if options["process"]:
+            if serving.name_taken(options["process"]):
+                raise CommandError(
+                    f"The process named {options['process']} is serving this database: its"
+                    " sockets are open. Stop it first (or restart it: it takes off what it"
+                    " left counted as it starts)."
+                )
             codes, sockets = presence.forget_process(options["process"])
             broadcast.presence_changed(codes)
             self.stdout.write(

@@ -49,6 +49,15 @@ class Command(BaseCommand):
                 f"A server is already serving this database at {serving_now.address}: open"
                 " that one, or stop it before you start another."
             ) from None
+        if settings.YATZY_PROCESS:
+            try:
+                serving.claim_name(settings.YATZY_PROCESS)  # held by daphne too
+            except serving.NameTaken:
+                raise CommandError(
+                    f"A process named {settings.YATZY_PROCESS} is already serving this"
+                    " database: give each process a name of its own (YATZY_PROCESS), or stop"
+                    " that one before you start another."
+                ) from None
         if presence.counted_here_alone():
             seats, games = presence.forget_all_sockets()
             self.stdout.write(
