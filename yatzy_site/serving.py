@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -84,54 +85,85 @@ class AlreadyServing(Exception):
 _NAME_CLAIMS: list[object] = []  # the connections that hold them, open until exec
 
 
-def claim_name(process: str) -> None:
+def claim_name(process: str, wait: float = 5.0) -> None:
     """Claim the name ``process`` (``YATZY_PROCESS``) for this server on PostgreSQL, for
     as long as it and the daphne it becomes by ``exec`` live: a session's advisory lock,
     on a connection of its own whose socket daphne inherits and never uses. PostgreSQL
     drops it when that session ends, however the process ends. Two processes under
     one name would take off each other's live sockets as they start (``presence.
-    forget_process``), as ``docker compose up --scale web1=2`` would make them. Raises
-    ``NameTaken`` when a live process holds the name; does nothing where the database
-    is not PostgreSQL (SQLite's lock file is for one process, which needs no name)."""
+    forget_process``), as ``docker compose up --scale web1=2`` would make them.
+
+    A predecessor that has just exited may hold it a moment longer, so it is tried for
+    ``wait`` seconds. Raises ``NameTaken`` when a live session holds it; does nothing
+    where the database is not PostgreSQL (SQLite's lock file is for one process, which
+    needs no name)."""
     if not _names_lock():
         return
-    holder = _name_lock(process)
-    if holder is None:
-        raise NameTaken(process)
+    deadline = time.monotonic() + wait
+    while (holder := _name_lock(process)) is None:
+        if time.monotonic() >= deadline:
+            raise NameTaken(process, *_holder_of(process))
+        time.sleep(0.2)
     os.set_inheritable(holder.connection.fileno(), True)
     _NAME_CLAIMS.append(holder)
 
 
-def name_taken(process: str) -> bool:
-    """Whether a live server holds the name ``process`` (see ``claim_name``)."""
+def name_taken(process: str) -> NameTaken | None:
+    """Who holds the name ``process`` (see ``claim_name``), or None."""
     if not _names_lock():
-        return False
+        return None
     holder = _name_lock(process)
     if holder is None:
-        return True
+        return NameTaken(process, *_holder_of(process))
     holder.close()  # the session ends, and the lock it took with it
-    return False
+    return None
 
 
 def _names_lock() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
+def _session_name(process: str) -> str:
+    return f"yatzy process {process}"[:63]  # PostgreSQL keeps 63 bytes of it
+
+
 def _name_lock(process: str):
-    """A new connection to the database holding the lock of the name ``process``, or
-    None (and no connection) when another session holds it."""
-    digest = hashlib.blake2b(f"yatzy process {process}".encode(), digest_size=8).digest()
+    """A new connection to the database holding the lock of the name ``process``, known
+    by its session's application_name; or None (and no connection) when another
+    session holds it."""
+    digest = hashlib.blake2b(_session_name(process).encode(), digest_size=8).digest()
     holder = connections.create_connection("default")
     with holder.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
         (held,) = cursor.fetchone()
-    if held:
-        return holder
+        if held:
+            cursor.execute(
+                "SELECT set_config('application_name', %s, false)", [_session_name(process)]
+            )
+            return holder
     holder.close()
     return None
 
 
+def _holder_of(process: str) -> tuple[int | None, str]:
+    """The session that holds the name: its backend's pid, and where and since when."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, client_addr, backend_start FROM pg_stat_activity"
+            " WHERE application_name = %s ORDER BY backend_start LIMIT 1",
+            [_session_name(process)],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None, "its session has just ended"  # try again
+    pid, client, since = row
+    where = f"from {client}" if client else "on the database's own machine"
+    return pid, f"PostgreSQL session {pid} {where}, since {since:%Y-%m-%d %H:%M:%S %Z}"
+
+
 class NameTaken(Exception):
-    def __init__(self, process: str) -> None:
+    def __init__(self, process: str, pid: int | None, holder: str) -> None:
         super().__init__(process)
         self.process = process
+        self.pid = pid
+        self.holder = holder

@@ -160,9 +160,14 @@ async def test_a_process_under_a_name_in_use_stops_and_changes_nothing(
     by_hand = await asyncio.to_thread(manage, "reset_presence", "--process", "web2", **named)
 
     assert second.returncode == 1
-    assert "A process named web2 is already serving this database" in second.stderr
+    holder = re.search(
+        r"A process named web2 is already serving this database \(PostgreSQL session (\d+) ",
+        second.stderr,
+    )
+    assert holder, second.stderr
+    assert f"SELECT pg_terminate_backend({holder.group(1)});" in second.stderr
     assert by_hand.returncode == 1
-    assert "The process named web2 is serving this database" in by_hand.stderr
+    assert "The process named web2 is serving this database (PostgreSQL session" in by_hand.stderr
     assert await connections(code) == {"Alice": 1, "Bob": 1}
 
     await asyncio.to_thread(servers[1].kill)

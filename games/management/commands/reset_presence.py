@@ -35,11 +35,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if options["process"]:
-            if serving.name_taken(options["process"]):
+            taken = serving.name_taken(options["process"])
+            if taken:
                 raise CommandError(
-                    f"The process named {options['process']} is serving this database: its"
-                    " sockets are open. Stop it first (or restart it: it takes off what it"
-                    " left counted as it starts)."
+                    f"The process named {taken.process} is serving this database"
+                    f" ({taken.holder}): its sockets are open. Stop it first (or restart it:"
+                    " it takes off what it left counted as it starts)."
                 )
             codes, sockets = presence.forget_process(options["process"])
             broadcast.presence_changed(codes)
