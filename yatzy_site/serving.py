@@ -108,6 +108,13 @@ def claim_name(process: str, wait: float = 5.0) -> None:
     _NAME_CLAIMS.append(holder)
 
 
+def release_names() -> None:
+    """Let go of the names this process claimed: for a ``serve`` that did not become
+    daphne (the tests fake ``exec``), which would otherwise hold them until it exits."""
+    while _NAME_CLAIMS:
+        _NAME_CLAIMS.pop().close()
+
+
 def name_taken(process: str) -> NameTaken | None:
     """Who holds the name ``process`` (see ``claim_name``), or None."""
     if not _names_lock():

@@ -33,8 +33,9 @@ def claims(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[int
 
 
 @pytest.fixture
-def daphne(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+def daphne(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
     """The command lines ``serve`` would have become."""
     started: list[list[str]] = []
     monkeypatch.setattr(os, "execv", lambda path, argv: started.append([path, *argv]))
-    return started
+    yield started
+    serving.release_names()  # which daphne would have held (PostgreSQL)
