@@ -5,6 +5,11 @@ A seat's sockets are counted as they come and go. Spectators are counted in batc
 (``SPECTATORS``): when thousands of browsers come back to a table at once, their
 comings and goings are one write a tenth of a second per table, not one each
 queueing on the sync thread behind the players' moves.
+
+A server that dies leaves its sockets counted. Alone (the embedded default), it
+forgets every count as it starts again (``forget_all_sockets``). One of several, each
+named (``YATZY_PROCESS``), books its sockets under its name as it counts them, and its
+successor under that name takes off just those (``forget_process``).
 """
 
 from __future__ import annotations
