@@ -16,7 +16,7 @@ import statistics
 import tempfile
 import time
 
-from bench.scenarios import _new_table, prepare_site
+from bench.scenarios import new_table, prepare_site
 
 
 def cycles(code: str, process: str, count: int) -> float:
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> dict:
     prepare_site(tempfile.mkdtemp(prefix="yatzy-presencecost-"))
     from django.db import connection
 
-    code = _new_table(2, "yatzy", False, invited=False)
+    code = new_table(2, "yatzy", False, invited=False)
     cycles(code, "", 50)  # warm up: connection open, statements seen
     unnamed, named = [], []
     for _ in range(args.rounds):

@@ -35,7 +35,8 @@ def prepare_site(var_dir: str) -> None:
         ) from None
 
 
-def _new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:
+def new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:
+    """A table made by the services (no HTTP): its code. ``invited`` seats are remote."""
     from games import services
     from games.models import Seat
     from games.rules import TableOptions
@@ -142,7 +143,7 @@ async def seat_table(
         rules = get_ruleset(ruleset)
         keys = [c.key for c in (rules.upper_categories if upper_only else rules.categories)]
         return code, browsers, 0, keys
-    code = await asyncio.to_thread(_new_table, seats, ruleset, upper_only, True)
+    code = await asyncio.to_thread(new_table, seats, ruleset, upper_only, True)
     for n, browser in enumerate(browsers):
         await browser.get(f"/g/{code}/join/")
         response = await browser.post(f"/g/{code}/join/", {"name": f"Player {n + 1}"})
@@ -208,7 +209,7 @@ async def idle_and_reconnect(
     come back at once. Memory per socket is the server's growth divided by the sockets."""
     from bench import procstat
 
-    code = await asyncio.to_thread(_new_table, 1, "yatzy", False, False)
+    code = await asyncio.to_thread(new_table, 1, "yatzy", False, False)
     await asyncio.sleep(1)
     rss_before = procstat.rss_bytes(server.pid)
     watchers = [Browser(server.url, server.ws_url, http=False) for _ in range(idle)]

@@ -54,15 +54,19 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
 
 def leave(seats: list[int]) -> None:
     with _booking():
-        # one statement: its SET reads the row as it was (a seat leaving its last socket
-        # had one)
-        Seat.objects.filter(id__in=seats).update(
-            connections=Greatest(F("connections") - 1, 0),
-            away_since=Case(
-                When(connections__lte=1, then=Value(timezone.now())), default=F("away_since")
-            ),
-        )
+        _count_down(seats, 1)
         _book("seat", seats, -1)
+
+
+def _count_down(seats: list[int], sockets: int) -> None:
+    """Take ``sockets`` off each seat's count; a seat left with none is away from now.
+    One statement: its SET reads the row as it was."""
+    Seat.objects.filter(id__in=seats).update(
+        connections=Greatest(F("connections") - sockets, 0),
+        away_since=Case(
+            When(connections__lte=sockets, then=Value(timezone.now())), default=F("away_since")
+        ),
+    )
 
 
 def counted_here_alone() -> bool:
@@ -96,18 +100,13 @@ def forget_process(process: str) -> tuple[list[str], int]:
     would go on counting its sockets down. Seats left with no socket are away from now.
     Returns the codes of the games whose tables changed, and how many sockets it took
     off."""
-    now = timezone.now()
     codes: set[str] = set()
     taken = 0
     with transaction.atomic():
         booked = CountedSockets.objects.select_for_update(of=("self",)).filter(process=process)
         for row in booked.filter(sockets__gt=0).select_related("seat__game", "game"):
-            left = Greatest(F("connections") - row.sockets, 0)
             if row.seat_id is not None:
-                Seat.objects.filter(id=row.seat_id).update(connections=left)
-                Seat.objects.filter(id=row.seat_id, connections=0, away_since=None).update(
-                    away_since=now
-                )
+                _count_down([row.seat_id], row.sockets)
                 codes.add(row.seat.game.code)
             else:
                 Game.objects.filter(id=row.game_id).update(

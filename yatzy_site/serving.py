@@ -157,7 +157,8 @@ def _holder_of(process: str) -> tuple[int | None, str]:
     with connections["default"].cursor() as cursor:
         cursor.execute(
             "SELECT pid, client_addr, backend_start FROM pg_stat_activity"
-            " WHERE application_name = %s ORDER BY backend_start LIMIT 1",
+            " WHERE datname = current_database() AND application_name = %s"
+            " ORDER BY backend_start LIMIT 1",
             [_session_name(process)],
         )
         row = cursor.fetchone()

@@ -93,9 +93,7 @@
     var fragment = event.detail.fragment;
     if (!target || target.id !== "table" || !fragment) return;
     var incoming = fragment.id === "table" ? fragment : fragment.querySelector("#table");
-    if (isOlder(versionOf(incoming))) {
-      event.detail.shouldSwap = false;
-    } else if (incoming && keepUnchanged(target, incoming)) {
+    if (isOlder(versionOf(incoming)) || (incoming && keepUnchanged(target, incoming))) {
       event.detail.shouldSwap = false;
     }
   });

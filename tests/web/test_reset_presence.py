@@ -43,6 +43,11 @@ def bob_to_move_left_counted(alice: Client, bob: Client, dice: object) -> Game:
     return game
 
 
+def counts(game: Game) -> tuple[int, int]:
+    """Bob's sockets counted, and the game's spectators."""
+    return Seat.objects.get(game=game, name="Bob").connections, fresh(game).spectators
+
+
 def reset(*args: str) -> str:
     out = StringIO()
     call_command("reset_presence", *args, stdout=out)
@@ -108,13 +113,11 @@ def test_where_processes_may_share_the_database_it_forgets_nothing_unless_forced
 
     with pytest.raises(CommandError, match="Stop every server first and run this with --force"):
         reset()
-    assert Seat.objects.get(game=game, name="Bob").connections == 1
-    assert fresh(game).spectators == 2
+    assert counts(game) == (1, 2)
 
     reset("--force")
 
-    assert Seat.objects.get(game=game, name="Bob").connections == 0
-    assert fresh(game).spectators == 0
+    assert counts(game) == (0, 0)
 
 
 def test_a_server_started_on_another_processes_database_keeps_their_sockets(
@@ -130,8 +133,7 @@ def test_a_server_started_on_another_processes_database_keeps_their_sockets(
     )
 
     assert len(daphne) == 1
-    assert Seat.objects.get(game=game, name="Bob").connections == 1
-    assert fresh(game).spectators == 2
+    assert counts(game) == (1, 2)
 
 
 def test_while_a_server_serves_the_database_neither_serve_nor_reset_forgets_anything(
@@ -151,8 +153,7 @@ def test_while_a_server_serves_the_database_neither_serve_nor_reset_forgets_anyt
             reset(*forced)
 
     assert daphne == []  # the second one did not start
-    assert Seat.objects.get(game=game, name="Bob").connections == 1
-    assert fresh(game).spectators == 2
+    assert counts(game) == (1, 2)
     os.close(claims.pop())  # the first server stops
     assert serving.serving_at() is None
     reset()

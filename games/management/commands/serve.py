@@ -53,17 +53,17 @@ class Command(BaseCommand):
             try:
                 serving.claim_name(settings.YATZY_PROCESS)  # held by daphne too
             except serving.NameTaken as taken:
-                raise CommandError(
+                message = (
                     f"A process named {taken.process} is already serving this database"
                     f" ({taken.holder}): give each process a name of its own (YATZY_PROCESS),"
                     " or stop that one before you start another."
-                    + (
+                )
+                if taken.pid:
+                    message += (
                         " If its machine is gone for good, end its session first:"
                         f" SELECT pg_terminate_backend({taken.pid});"
-                        if taken.pid
-                        else ""
                     )
-                ) from None
+                raise CommandError(message) from None
         if presence.counted_here_alone():
             seats, games = presence.forget_all_sockets()
             self.stdout.write(
