@@ -15,12 +15,13 @@ WebSocket consumers' database work runs on too. Either way one persistent
 connection, no new threads, and the work of the process done in arrival order. The
 loop reads the request and writes the response. Before a request starts, the
 updates of the moves already made are sent (``broadcast.delivered``): on the loop a
-request holds it until it ends. Streaming responses (static files) are closed after
-they are sent.
+request holds it until it ends. Streaming responses (static files) are read a block at
+a time where the synchronous work is done, and closed after they are sent.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 
 import django
@@ -54,6 +55,9 @@ class OneHopASGIHandler(ASGIHandler):
 
             await delivered()
             response = await _sync(self._respond, scope, body_file)
+            if response.streaming and not response.is_async:
+                # Django would read it all in one go on another thread, with a warning.
+                response.streaming_content = _in_blocks(response.streaming_content)
             await self.send_response(response, send)
             if response.streaming:
                 await _sync(response.close)
@@ -82,6 +86,13 @@ async def _sync(func, *args):
     if inline.enabled():
         return inline.call(func, *args)
     return await sync_to_async(func, thread_sensitive=True)(*args)
+
+
+async def _in_blocks(blocks: Iterator[bytes]) -> AsyncIterator[bytes]:
+    """A synchronous iterator's blocks (a file's), each read by ``_sync``: a block in
+    memory at a time."""
+    while (block := await _sync(next, blocks, None)) is not None:
+        yield block
 
 
 def get_asgi_application() -> OneHopASGIHandler:

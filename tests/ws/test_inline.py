@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
+from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -28,15 +30,22 @@ HOST = [(b"host", b"testserver")]
 
 
 async def get(path: str) -> tuple[int, bytes]:
+    status, messages = await get_messages(path)
+    return status, b"".join(messages)
+
+
+async def get_messages(path: str) -> tuple[int, list[bytes]]:
+    """The status and the body's messages, as the server sent them."""
     page = HttpCommunicator(application, "GET", path, headers=HOST)
     await page.send_input({"type": "http.request", "body": b""})
     start = await page.receive_output(5)
-    body, more = b"", True
+    messages, more = [], True
     while more:
         chunk = await page.receive_output(5)
-        body, more = body + chunk.get("body", b""), chunk.get("more_body", False)
+        messages.append(chunk.get("body", b""))
+        more = chunk.get("more_body", False)
     await page.wait(5)
-    return start["status"], body
+    return start["status"], messages
 
 
 @pytest.mark.asyncio
@@ -78,6 +87,26 @@ async def test_every_request_runs_on_one_thread_with_one_connection(
     assert len(threads) == 1
     assert (threading.get_ident() in threads) == on_loop
     assert opened == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("on_loop", [True, False], ids=["on the loop", "on the sync thread"])
+async def test_a_static_file_is_sent_in_blocks_without_a_warning(on_loop: bool, settings) -> None:
+    # Django's own handler reads a whole file into memory on another thread first, and
+    # warns that it does.
+    settings.YATZY_SYNC_ON_LOOP = on_loop
+    import django_htmx
+
+    script = Path(django_htmx.__file__).parent / "static/django_htmx/htmx-2.js"
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        status, messages = await get_messages("/static/django_htmx/htmx-2.js")
+    assert status == 200
+    assert b"".join(messages) == script.read_bytes()
+    assert [len(m) for m in messages[:-1]] == [65536, 65536, script.stat().st_size - 131072]
+    assert messages[-1] == b""
+    assert not [w for w in warned if "StreamingHttpResponse" in str(w.message)]
 
 
 @pytest.mark.asyncio
