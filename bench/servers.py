@@ -41,6 +41,9 @@ class Server:
         wrapper: list[str] | None = None,
         through_serve: bool = False,
     ) -> None:
+        if through_serve and (wrapper or app != "yatzy_site.asgi:application"):
+            # serve runs the site's application, and execs daphne itself
+            raise ValueError("through_serve starts the site itself, unwrapped")
         self.port = port or free_port()
         self.env = env
         self.app = app

@@ -156,3 +156,14 @@ def test_the_machine_figures_read_proc_stat_and_time_fixed_work() -> None:
     assert procstat.steal_percent((10, 1000), (15, 1100)) == 5.0
     assert procstat.steal_percent((10, 1000), (10, 1000)) == 0.0  # no time passed
     assert procstat.python_speed_ms(rounds=1) > 0
+
+
+def test_a_server_started_through_serve_refuses_another_app_or_a_wrapper() -> None:
+    # serve execs daphne on the site itself: either would be silently left out.
+    from bench.servers import Server
+
+    with pytest.raises(ValueError):
+        Server({}, wrapper=["valgrind"], through_serve=True)
+    with pytest.raises(ValueError):
+        Server({}, app="bench.bare:application", through_serve=True)
+    assert Server({}, through_serve=True).through_serve
