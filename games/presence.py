@@ -125,7 +125,8 @@ def _booking():
 
 
 def _book(to: str, ids: list[int], delta: int) -> None:
-    """Book ``delta`` sockets of this process at each seat or game (``to``) of ``ids``:
+    """Book ``delta`` sockets of this process at each seat or game (``to``) of ``ids``
+    that is still there (the host may have just removed a seat with a socket open):
     one statement, an insert that adds to the row where there is one. Rows that come
     down to zero stay until the process next starts under its name, which deletes
     them all (``forget_process``): deleting them here would cost a statement more
@@ -133,16 +134,18 @@ def _book(to: str, ids: list[int], delta: int) -> None:
     process = settings.YATZY_PROCESS
     if not process or not delta:
         return
-    table = connection.ops.quote_name(CountedSockets._meta.db_table)
+    quote = connection.ops.quote_name
+    table = quote(CountedSockets._meta.db_table)
+    counted = quote((Seat if to == "seat" else Game)._meta.db_table)
     column = f"{to}_id"
-    rows = ", ".join(["(%s, %s, %s)"] * len(ids))
     with connection.cursor() as cursor:
         cursor.execute(
-            # the names are the model's own; every value is a parameter
-            f"INSERT INTO {table} (process, {column}, sockets) VALUES {rows}"
+            # the names are the models' own; every value is a parameter
+            f"INSERT INTO {table} (process, {column}, sockets)"
+            f" SELECT %s, id, %s FROM {counted} WHERE id IN ({', '.join(['%s'] * len(ids))})"
             f" ON CONFLICT (process, {column})"
             f" DO UPDATE SET sockets = {table}.sockets + excluded.sockets",
-            [value for id_ in ids for value in (process, id_, delta)],
+            [process, delta, *ids],
         )
 
 

@@ -13,11 +13,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from games import presence
+from games import presence, services
 from games.models import CountedSockets, Game, Seat
 from games.services import Viewer
 from tests.conftest import create_game, fresh
-from tests.web.test_room import bobs_turn
+from tests.web.test_room import bobs_turn, join
 
 
 class RecordingLayer(BaseChannelLayer):
@@ -99,6 +99,29 @@ def test_a_players_time_away_starts_when_their_last_socket_closes(
 
     presence.leave(seats)  # a goodbye too many (a count forgotten meanwhile) stays at 0
     assert seat_of(game, "Bob").connections == 0
+
+
+def test_a_socket_of_a_seat_the_host_removed_closes_and_opens_without_a_booking(
+    alice: Client, bob: Client, settings
+) -> None:
+    # Bob waits in the lobby; the host takes his seat away, and with it what web1 had
+    # booked at it. His socket's goodbye, and a socket of his opening as the seat goes,
+    # must not book a seat that is no more.
+    lobby = create_game(alice, invites="1")
+    join(bob, lobby, "Bob")
+    bobs = viewer_of(seat_of(lobby, "Bob"))
+    as_it_was = fresh(lobby)
+    list(as_it_was.seats.all())
+    seats = open_sockets(settings, "web1", lobby, "Bob", 1)
+    open_sockets(settings, "web1", lobby, "Alice", 1)
+    alices = viewer_of(seat_of(lobby, "Alice"))
+    services.remove_seat(lobby.code, alices, fresh(lobby).version, seat_of(lobby, "Bob").position)
+
+    presence.leave(seats)
+    presence.arrive(as_it_was, bobs)
+
+    assert booked("web1") == {"seat Alice": 1}
+    assert seat_of(lobby, "Alice").connections == 1
 
 
 def test_spectators_are_booked_with_their_batch(game: Game, settings) -> None:
