@@ -186,6 +186,30 @@ def test_a_player_only_the_dead_process_counted_is_away_from_then(
     assert bob.connections == 0 and bob.away_since >= before  # his time to come back
 
 
+def test_a_booking_committed_while_the_successor_takes_off_is_left_for_the_next_start(
+    game: Game, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dead web1's last commit lands late, after its successor read what it booked:
+    deleted with the rest, Alice's socket would stay counted for good."""
+    open_sockets(settings, "web1", game, "Bob", 1)
+    count_down = presence._count_down
+
+    def late(seats: list[int], sockets: int) -> None:
+        count_down(seats, sockets)
+        if not CountedSockets.objects.filter(seat__name="Alice").exists():
+            open_sockets(settings, "web1", game, "Alice", 1)
+
+    monkeypatch.setattr(presence, "_count_down", late)
+    assert presence.forget_process("web1") == ([game.code], 1)
+
+    assert seat_of(game, "Bob").connections == 0
+    assert seat_of(game, "Alice").connections == 1
+    assert booked("web1") == {"seat Alice": 1}
+    monkeypatch.undo()
+    assert presence.forget_process("web1") == ([game.code], 1)  # the next start
+    assert seat_of(game, "Alice").connections == 0
+
+
 def test_a_process_that_will_not_come_back_is_settled_by_hand_while_the_others_serve(
     game: Game, settings, shared: list[tuple[str, dict]]
 ) -> None:

@@ -1,0 +1,56 @@
+"""Counting sockets on PostgreSQL while other processes count at the same tables: each
+process's writes must land whatever order theirs take the tables' rows in."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from games import presence
+from games.models import CountedSockets, Game, Seat
+from games.rules import TableOptions
+from games.services import SeatSpec, Viewer, create_game
+from tests.services.race import race
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+def table() -> Game:
+    return create_game(
+        Viewer("host-browser"),
+        ruleset="yatzy",
+        options=TableOptions(),
+        seats=[SeatSpec(Seat.Kind.LOCAL, "Ann")],
+    )
+
+
+def test_two_processes_spectator_batches_over_the_same_tables_both_land(
+    postgres: None, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # web1's batch has table one then two, web2's two then one; each has written its
+    # first table when the other writes its first. Held in one transaction, the two
+    # batches would wait for each other and PostgreSQL would end one of them.
+    settings.YATZY_PROCESS = "web1"  # the name the bookings go under, shared here
+    one, two = table(), table()
+    first_written = threading.Barrier(2, timeout=10)
+    waited: set[int] = set()
+    book = presence._book
+
+    def book_then_meet(to: str, ids: list[int], delta: int) -> None:
+        book(to, ids, delta)
+        if threading.get_ident() not in waited:
+            waited.add(threading.get_ident())
+            first_written.wait()
+
+    monkeypatch.setattr(presence, "_book", book_then_meet)
+    web1 = {(one.id, one.code): 2, (two.id, two.code): 2}
+    web2 = {(two.id, two.code): 3, (one.id, one.code): 3}
+
+    outcomes = race(
+        [lambda: presence.write_spectators(web1), lambda: presence.write_spectators(web2)]
+    )
+
+    assert outcomes == [None, None]
+    assert [Game.objects.get(pk=g.pk).spectators for g in (one, two)] == [5, 5]
+    assert sorted(CountedSockets.objects.values_list("sockets", flat=True)) == [5, 5]
