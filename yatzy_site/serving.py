@@ -115,15 +115,20 @@ def release_names() -> None:
         _NAME_CLAIMS.pop().close()
 
 
-def name_taken(process: str) -> NameTaken | None:
-    """Who holds the name ``process`` (see ``claim_name``), or None."""
+def names_held() -> list[str]:
+    """The names (``claim_name``) of the processes serving this database, by their
+    sessions: none where it is not PostgreSQL."""
     if not _names_lock():
-        return None
-    holder = _name_lock(process)
-    if holder is None:
-        return NameTaken(process, *_holder_of(process))
-    holder.close()  # the session ends, and the lock it took with it
-    return None
+        return []
+    prefix = _session_name("")
+    with connections["default"].cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT application_name FROM pg_stat_activity"
+            " WHERE datname = current_database() AND starts_with(application_name, %s)"
+            " ORDER BY 1",
+            [prefix],
+        )
+        return [name.removeprefix(prefix) for (name,) in cursor.fetchall()]
 
 
 def _names_lock() -> bool:
@@ -131,7 +136,7 @@ def _names_lock() -> bool:
 
 
 def _session_name(process: str) -> str:
-    return f"yatzy process {process}"[:63]  # PostgreSQL keeps 63 bytes of it
+    return f"yatzy process {process}"  # within the 63 bytes PostgreSQL keeps (settings)
 
 
 def _name_lock(process: str):
@@ -162,8 +167,8 @@ def _holder_of(process: str) -> tuple[int | None, str]:
             [_session_name(process)],
         )
         row = cursor.fetchone()
-    if row is None:
-        return None, "its session has just ended"  # try again
+    if row is None:  # it ended between the two, or has not named itself yet
+        return None, "a session just starting or ending: try again"
     pid, client, since = row
     where = f"from {client}" if client else "on the database's own machine"
     return pid, f"PostgreSQL session {pid} {where}, since {since:%Y-%m-%d %H:%M:%S %Z}"

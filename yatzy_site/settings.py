@@ -9,6 +9,7 @@ PostgreSQL and Redis.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -144,8 +145,11 @@ else:
 # (games/presence.py). On PostgreSQL a process holds its name while it lives: a second
 # one started under it stops (yatzy_site/serving.py).
 YATZY_PROCESS = env_str("YATZY_PROCESS", "")
-if len(YATZY_PROCESS) > 64:
-    raise ImproperlyConfigured("YATZY_PROCESS must be at most 64 characters long.")
+if YATZY_PROCESS and not re.fullmatch(r"[A-Za-z0-9_.-]{1,48}", YATZY_PROCESS):
+    # whole in the 63 bytes PostgreSQL keeps of a session's name, which shows who holds it
+    raise ImproperlyConfigured(
+        "YATZY_PROCESS must be at most 48 letters, digits, '_', '.' or '-' (like web1)."
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -64,6 +64,8 @@ def test_production_refuses_to_start_without(missing: str) -> None:
         ("DATABASE_URL", "postgres://db:port/yatzy", "DATABASE_URL has a malformed port"),
         ("REDIS_URL", "localhost:6379", "REDIS_URL must look like redis://"),
         ("CONN_MAX_AGE", "forever", "CONN_MAX_AGE must be a whole number"),
+        ("YATZY_PROCESS", "w" * 49, "YATZY_PROCESS must be at most 48 letters"),
+        ("YATZY_PROCESS", "web 1", "YATZY_PROCESS must be at most 48 letters"),
     ],
 )
 def test_a_malformed_value_stops_the_start_naming_the_variable(

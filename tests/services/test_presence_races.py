@@ -4,14 +4,17 @@ process's writes must land whatever order theirs take the tables' rows in."""
 from __future__ import annotations
 
 import threading
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from games import presence
 from games.models import CountedSockets, Game, Seat
 from games.rules import TableOptions
 from games.services import SeatSpec, Viewer, create_game
 from tests.services.race import race
+from yatzy_site import serving
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -54,3 +57,25 @@ def test_two_processes_spectator_batches_over_the_same_tables_both_land(
     assert outcomes == [None, None]
     assert [Game.objects.get(pk=g.pk).spectators for g in (one, two)] == [5, 5]
     assert sorted(CountedSockets.objects.values_list("sockets", flat=True)) == [5, 5]
+
+
+def test_a_process_starting_under_a_name_being_settled_by_hand_stops(
+    postgres: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Let go of between the check and the taking off, the name would let web3 start
+    # and then have its new sockets taken off.
+    forget = presence.forget_process
+    refused: list[serving.NameTaken] = []
+
+    def web3_starts_meanwhile(process: str) -> tuple[list[str], int]:
+        try:
+            serving.claim_name(process, wait=0)
+        except serving.NameTaken as taken:
+            refused.append(taken)
+        return forget(process)
+
+    monkeypatch.setattr(presence, "forget_process", web3_starts_meanwhile)
+    call_command("reset_presence", "--process", "web3", stdout=StringIO())
+
+    assert [taken.process for taken in refused] == ["web3"]
+    assert serving.names_held() == []  # and let go of once done

@@ -158,6 +158,7 @@ async def test_a_process_under_a_name_in_use_stops_and_changes_nothing(
 
     second = await asyncio.to_thread(manage, "serve", "--port", str(free_port()), **named)
     by_hand = await asyncio.to_thread(manage, "reset_presence", "--process", "web2", **named)
+    forced = await asyncio.to_thread(manage, "reset_presence", "--force", **named)
 
     assert second.returncode == 1
     holder = re.search(
@@ -168,6 +169,8 @@ async def test_a_process_under_a_name_in_use_stops_and_changes_nothing(
     assert f"SELECT pg_terminate_backend({holder.group(1)});" in second.stderr
     assert by_hand.returncode == 1
     assert "The process named web2 is serving this database (PostgreSQL session" in by_hand.stderr
+    assert forced.returncode == 1
+    assert "The processes named web1, web2 are serving this database" in forced.stderr
     assert await connections(code) == {"Alice": 1, "Bob": 1}
 
     await asyncio.to_thread(servers[1].kill)

@@ -148,7 +148,7 @@ def test_while_a_server_serves_the_database_neither_serve_nor_reset_forgets_anyt
         match=r"A server is already serving this database at http://127.0.0.1:8000/: open that",
     ):
         serve("--port", "8001")
-    for forced in ((), ("--force",)):
+    for forced in ((), ("--force",), ("--process", "web1")):
         with pytest.raises(CommandError, match="A server is serving this database at http://"):
             reset(*forced)
 

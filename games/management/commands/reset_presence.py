@@ -34,26 +34,20 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
-        if options["process"]:
-            taken = serving.name_taken(options["process"])
-            if taken:
-                raise CommandError(
-                    f"The process named {taken.process} is serving this database"
-                    f" ({taken.holder}): its sockets are open. Stop it first (or restart it:"
-                    " it takes off what it left counted as it starts)."
-                )
-            codes, sockets = presence.forget_process(options["process"])
-            broadcast.presence_changed(codes)
-            self.stdout.write(
-                f"Took off the {sockets} socket(s) at {len(codes)} table(s) that the process"
-                f" named {options['process']} left counted."
-            )
-            return
-        address = serving.serving_at()
+        address = serving.serving_at()  # SQLite's lock file: the one server of the site
         if address is not None:
             raise CommandError(
                 f"A server is serving this database at {address}: its sockets are open. Stop"
                 " it first (`manage.py serve` forgets the counts as it starts)."
+            )
+        if options["process"]:
+            self._forget_process(options["process"])
+            return
+        held = serving.names_held()
+        if held:
+            raise CommandError(
+                f"The processes named {', '.join(held)} are serving this database: their"
+                " sockets are open. Stop every server first."
             )
         if not presence.counted_here_alone() and not options["force"]:
             raise CommandError(
@@ -64,4 +58,25 @@ class Command(BaseCommand):
         seats, games = presence.forget_all_sockets()
         self.stdout.write(
             f"Forgot the sockets of {seats} seat(s) and the spectators of {games} game(s)."
+        )
+
+    def _forget_process(self, process: str) -> None:
+        # The name is held while its counts are taken off: a process starting under it
+        # meanwhile stops, instead of having its new sockets taken off.
+        try:
+            serving.claim_name(process, wait=0)
+        except serving.NameTaken as taken:
+            raise CommandError(
+                f"The process named {taken.process} is serving this database"
+                f" ({taken.holder}): its sockets are open. Stop it first (or restart it:"
+                " it takes off what it left counted as it starts)."
+            ) from None
+        try:
+            codes, sockets = presence.forget_process(process)
+        finally:
+            serving.release_names()
+        broadcast.presence_changed(codes)
+        self.stdout.write(
+            f"Took off the {sockets} socket(s) at {len(codes)} table(s) that the process"
+            f" named {process} left counted."
         )
