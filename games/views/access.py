@@ -53,7 +53,12 @@ def viewer_at(request: HttpRequest, game: Game) -> Viewer:
 def table_response(
     request: HttpRequest, game: Game, viewer: Viewer, status: int = 200, **extra
 ) -> HttpResponse:
-    """The table for ``viewer``: the partial for htmx, the whole page otherwise."""
+    """The table for ``viewer``: the partial for htmx, the whole page otherwise. A game
+    still in its lobby has no table yet: a move there (a forged or very old page) is
+    answered with its refusal on a page of its own."""
+    if game.status == Game.Status.LOBBY:
+        message = extra.get("message") or _("The game has not started yet.")
+        return error_page(request, ActionError(message, status=status if status >= 400 else 409))
     if request.htmx and status == 200 and not any(extra.values()):
         return HttpResponse(table_partial(game, viewer))
     context = table_page(request, game, viewer, **extra)
@@ -64,4 +69,10 @@ def table_response(
 
 
 def error_page(request: HttpRequest, error: ActionError) -> HttpResponse:
-    return render(request, "games/error.html", {"message": error.message}, status=error.status)
+    """The refusal on a page of its own. An htmx request gets it in place of the whole
+    page, not of the part of it that asked (a table, a lobby), which it has no place in."""
+    response = render(request, "games/error.html", {"message": error.message}, status=error.status)
+    if request.htmx:
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    return response

@@ -145,3 +145,37 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     state = fresh(lobby).engine_state()
     assert state.current_player == 0
     assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "data"),
+    [
+        ("post", "roll", {"version": "2"}),
+        ("post", "roll", {"version": "abc"}),
+        ("post", "hold", {"version": "2", "die": "0"}),
+        ("post", "declare", {"version": "2", "category": "chance"}),
+        ("post", "score", {"version": "2", "category": "chance"}),
+        ("post", "score", {"version": "2", "category": "chance", "confirm": "1"}),
+        ("post", "skip", {"version": "2"}),
+        ("post", "handover", {"version": "2"}),
+        ("get", "hint", {}),
+    ],
+)
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_a_move_before_the_start_is_refused_on_a_page_of_its_own(
+    alice: Client, bob: Client, lobby: Game, method: str, path: str, data: dict, htmx: bool
+) -> None:
+    # An old or forged page: there is no table to show the refusal on yet.
+    before = fresh(lobby)
+    for client in (alice, bob):
+        response = getattr(client, method)(
+            f"/g/{lobby.code}/{path}/", data, **(HTMX if htmx else {})
+        )
+
+        assert 400 <= response.status_code < 500
+        page = response.content.decode()
+        assert "Sorry" in page and 'role="alert"' in page
+        if htmx:  # in place of the whole page, not of the lobby's part that asked
+            assert (response["HX-Retarget"], response["HX-Reswap"]) == ("body", "innerHTML")
+    after = fresh(lobby)
+    assert (after.version, after.status, after.state) == (before.version, "lobby", before.state)
