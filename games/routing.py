@@ -1,13 +1,26 @@
 from __future__ import annotations
 
-from django.urls import path
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import re_path
 
-from games.consumers import TableConsumer
+from games.consumers import CLOSE_UNKNOWN_GAME, TableConsumer
+
+
+class NoTable(AsyncWebsocketConsumer):
+    """A socket at an address no table has (a code no game could have, a path of
+    nothing): closed as for an unknown game, rather than the router's error."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
+
 
 table = TableConsumer.as_asgi()
+CODE = r"(?P<code>[A-Za-z0-9_-]{1,16})"  # as games.models.new_game_code makes them
 # the table page's socket names its page (``broadcast.new_page_id``); a bare one is a
 # page without a name, every update pushed to it
 websocket_urlpatterns = [
-    path("ws/g/<str:code>/", table),
-    path("ws/g/<str:code>/<str:page>/", table),
+    re_path(rf"^ws/g/{CODE}/$", table),
+    re_path(rf"^ws/g/{CODE}/(?P<page>[^/]+)/$", table),
+    re_path(r"", NoTable.as_asgi()),
 ]

@@ -147,6 +147,20 @@ async def test_an_unknown_game_is_closed_with_a_clear_code() -> None:
     assert closed["code"] == 4404
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/ws/g/%C3%A4/", "/ws/g/a%20b/", "/ws/g/%00/", f"/ws/g/{'x' * 95}/", "/ws/g/a/b/c/", "/ws/"],
+)
+async def test_an_address_no_table_could_have_is_closed_as_an_unknown_game(path: str) -> None:
+    # Channels would refuse the group's name, or find no route, and raise.
+    ws = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    await ws.connect()
+
+    closed = await ws.receive_output(timeout=5)
+
+    assert (closed["type"], closed["code"]) == ("websocket.close", 4404)
+
+
 async def test_a_foreign_origin_is_refused(alice: Client, dice: object) -> None:
     game = await sync_to_async(create_game)(alice)
     ws = socket(game.code, alice, origin=(b"origin", b"https://evil.example"))
