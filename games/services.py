@@ -9,6 +9,7 @@ for after the commit, so nobody hears of a change that rolled back.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -82,7 +83,7 @@ def create_game(
                 game=game,
                 position=position,
                 team=spec.team,
-                name=spec.name[:MAX_NAME],
+                name=seat_name(spec.name),
                 kind=spec.kind,
                 bot_level=spec.bot_level,
                 browser_id=viewer.browser_id if spec.kind == Seat.Kind.LOCAL else "",
@@ -99,9 +100,15 @@ def local_tokens(game: Game, viewer: Viewer) -> list[str]:
     return [seat.token for seat in game.seats.all() if seat.browser_id == viewer.browser_id]
 
 
+def seat_name(name: str) -> str:
+    """A name as the table shows it: no control characters (PostgreSQL stores no NUL,
+    and none shows), no spaces around it, at most ``MAX_NAME`` long."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cc").strip()[:MAX_NAME]
+
+
 def join(code: str, viewer: Viewer, name: str) -> Seat:
     """Take the first open invitation at the table for ``viewer``."""
-    name = name.strip()[:MAX_NAME]
+    name = seat_name(name)
     if not name:
         raise ActionError(_("Please tell the table your name."), code="name_required")
     with transaction.atomic():

@@ -59,6 +59,16 @@ def test_a_friend_joins_by_the_invite_link(alice: Client, bob: Client, lobby: Ga
     assert "Start game</button>" not in page  # only the host starts
 
 
+def test_a_name_is_joined_without_control_characters(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    # PostgreSQL stores no NUL: it was a 500 there.
+    response = join(bob, lobby, "  Bo\x00b\t\x1b ")
+
+    assert response.status_code == 302
+    assert Seat.objects.filter(game=lobby, name="Bob").exists()
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
