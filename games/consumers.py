@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.utils import translation
 
 from games import bots, broadcast, presence
@@ -104,6 +104,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seats:
             await inline.database(presence.leave, self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
+            # Once away long enough, its player may be skipped: the host's table changes
+            # with time alone, and is told then.
+            asyncio.get_running_loop().call_later(
+                presence.AWAY_BEFORE_SKIP.total_seconds() + 0.5,
+                _tell_later,
+                self.channel_layer,
+                self.code,
+            )
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
 
@@ -164,6 +172,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return "", -1
         with translation.override(self.language):
             return render_live(game, self.viewer), game.version
+
+
+_told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector
+
+
+def _tell_later(layer: BaseChannelLayer, code: str) -> None:
+    task = asyncio.get_running_loop().create_task(
+        layer.group_send(group_name(code), presence_notice())
+    )
+    _told_later.add(task)
+    task.add_done_callback(_told_later.discard)
 
 
 async def _serve(

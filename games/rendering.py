@@ -65,6 +65,9 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
     )
     is_host = game.host_browser == viewer.browser_id
+    # whether the player to move may be skipped, as the view's key has it, however
+    # late this rendering comes: it changes with time alone
+    host_to_skip = _shared_key(game)[2]
     return markup.Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -79,7 +82,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         and len(state.held) < state.dice_count,
         can_hint=live and game.coach and not state.is_finished,
         presence=tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats),
-        can_skip=is_host and not live and _seat_to_move_is_away(seats, to_move),
+        can_skip=is_host and not live and host_to_skip is not None,
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
@@ -263,6 +266,16 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     asks for the key of every browser at its table. (Whether the player to move has
     been away long enough to be skipped changes with time alone; a read of the game
     is kept for the notices of one version, seconds at most.)"""
+    common, token_to_move, host_to_skip = _shared_key(game)
+    live = token_to_move is not None and token_to_move in viewer.tokens
+    # the host sees more than the others only when the player to move is away
+    return (common, language, live, host_to_skip == viewer.browser_id)
+
+
+def _shared_key(game: Game) -> tuple:
+    """What of the view's key is the same for every viewer of this read of ``game``:
+    (everything the table shows them, the seat to move's token, the host's browser
+    if the player to move is away long enough to be skipped)."""
     shared = game.__dict__.get("_view_key")
     if shared is None or shared[0][2] != game.version:
         seats = list(game.seats.all())
@@ -280,10 +293,7 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
             next((s.token for s in seats if s.player_index == to_move), None),
             game.host_browser if away else None,
         )
-    common, token_to_move, host_to_skip = shared
-    live = token_to_move is not None and token_to_move in viewer.tokens
-    # the host sees more than the others only when the player to move is away
-    return (common, language, live, host_to_skip == viewer.browser_id)
+    return shared
 
 
 def seat_label(seat: Seat) -> str:

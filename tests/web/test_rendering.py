@@ -206,3 +206,23 @@ def test_a_cache_keeps_its_most_recently_written_entries() -> None:
     cache["c"] = 4
 
     assert list(cache.items()) == [("a", 3), ("c", 4)]
+
+
+def test_a_read_of_the_game_shows_the_skip_its_key_says_however_late_it_is_rendered(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Whether Bob may be skipped changes with time alone: the host's table rendered
+    # after the deadline for a key worked out before it would be everyone's table.
+    from games import presence
+
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))  # Bob never connected
+    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(hours=1))
+    kept = read_game(id=game.id)
+    rendering._view_key(kept, Viewer(""), "en")  # worked out for a spectator, on the loop
+    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(0))  # time passes
+
+    host = rendering.table_partial(kept, peek_viewer(alice.session))
+    spectator = rendering.table_partial(kept, Viewer(""))
+
+    assert "Skip Bob" not in host and "Skip Bob" not in spectator
+    assert "Skip Bob" in rendering.table_partial(read_game(id=game.id), peek_viewer(alice.session))

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from games import presence
 from games.models import Game
 from tests.conftest import create_game, fresh, version
+from tests.web.test_room import bobs_turn
 from yatzy_site.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -226,3 +229,23 @@ async def test_play_again_moves_every_browser_at_the_table(
     code = await sync_to_async(lambda: Game.objects.get(pk=following).code)()
     assert f'data-redirect="/g/{code}/"' in html
     await ws.disconnect()
+
+
+async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_away_long_enough(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing else happens at the table: only the clock says Bob may be skipped now.
+    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
+    lobby = await sync_to_async(create_game)(alice, invites="1")
+    game = await sync_to_async(bobs_turn)(alice, bob, lobby)
+    host = await joined(game.code, alice)
+    guest = await joined(game.code, bob)
+    await settled(host, guest)
+
+    await guest.disconnect()
+    _, html = await next_version(host)
+    assert "Bob: away" in html and "Skip Bob" not in html
+    _, html = await next_version(host)
+
+    assert "Skip Bob" in html
+    await host.disconnect()
