@@ -47,6 +47,8 @@ _pending: dict[str, asyncio.Future] = {}
 # The loop serving this process's table sockets, once one has connected.
 _sockets_loop: asyncio.AbstractEventLoop | None = None
 _POLL = 1e-6  # seconds: a timer due at once (``delivered``)
+STALLED_AFTER = 0.25  # seconds: a notice not sent by then holds no request up (``delivered``)
+SEND_TIMEOUT = 10.0  # seconds: a notice the channel layer has not taken by then is lost
 # The page whose request is making the move, if its answer carries the table.
 _answering: ContextVar[str] = ContextVar("answering", default="")
 _PAGE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -162,9 +164,10 @@ async def _send(
     if previous is not None:
         await asyncio.wait([previous])
     try:
-        await layer.group_send(group_name(code), message)
-    except ChannelFull:
-        _lost(code, message["version"])
+        # bounded: the game's next notices wait for this one
+        await asyncio.wait_for(layer.group_send(group_name(code), message), SEND_TIMEOUT)
+    except (ChannelFull, TimeoutError):
+        _lost(code, message.get("version"))
     except Exception:  # the move is committed; a lost notice must not go unseen
         log.exception("update %s of game %s not sent", message["version"], code)
 
@@ -176,10 +179,10 @@ def _send_now(send: Callable[[str, dict], None], code: str, message: dict) -> No
         log.exception("update %s of game %s not sent", message["version"], code)
 
 
-def _lost(code: str, version: int) -> None:
+def _lost(code: str, version: int | None) -> None:
     # The action is already committed; a browser that misses this update sees
     # the version gap on the next one and resynchronises.
-    log.warning("channel full: update %s of game %s not sent", version, code)
+    log.warning("channel full or stalled: update %s of game %s not sent", version, code)
 
 
 async def delivered() -> None:
@@ -191,9 +194,13 @@ async def delivered() -> None:
     The request handler waits for this before a request's synchronous work, which
     holds the loop: otherwise a move's pushes wait behind the next requests that are
     ready, each a few milliseconds of work (at 100 moves a second the others' p99
-    was 68-95 ms against 15-18 ms with the wait; docs/performance.md, round 7)."""
+    was 68-95 ms against 15-18 ms with the wait; docs/performance.md, round 7). A
+    channel layer that does not answer (Redis stalled) holds no request up for more
+    than ``STALLED_AFTER``: every page of the process would wait on it."""
     while _pending:
-        await asyncio.wait(list(_pending.values()))
+        _, stalled = await asyncio.wait(list(_pending.values()), timeout=STALLED_AFTER)
+        if stalled:
+            return
         # A socket woken by a notice sends in one step of its task; the second pass is
         # for sockets woken by a notice queued behind another.
         await asyncio.sleep(0)

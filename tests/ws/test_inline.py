@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import BaseChannelLayer
 from channels.testing import HttpCommunicator
 from django.core import signals
 from django.core.exceptions import SynchronousOnlyOperation
@@ -19,6 +20,7 @@ from django.db import connection
 from django.db.backends.signals import connection_created
 from django.test import Client
 
+from games import broadcast
 from games.consumers import TableConsumer
 from games.models import Game
 from tests.conftest import create_game
@@ -202,3 +204,46 @@ async def test_a_socket_is_accepted_before_its_arrival_reads_the_game(
     assert connected and got == game.version
     assert steps == ["accepted", "read"]
     await ws.disconnect()
+
+
+class StalledLayer(BaseChannelLayer):
+    """A channel layer that never answers a send (Redis stalled)."""
+
+    extensions = ["groups"]
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await asyncio.Event().wait()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_stalled_channel_layer_holds_no_request_up(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, settings
+) -> None:
+    # Every request first waits for the notices already queued to go out.
+    settings.YATZY_SYNC_ON_LOOP = True
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "tests.ws.test_inline.StalledLayer"}}
+    monkeypatch.setattr(broadcast, "SEND_TIMEOUT", 1.0)
+    game = await sync_to_async(create_game)(alice)
+    await sync_to_async(alice.get)("/")  # the CSRF cookie, which this request checks
+    token = alice.cookies["csrftoken"].value
+    cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in alice.cookies.items())
+    roll = HttpCommunicator(
+        application,
+        "POST",
+        f"/g/{game.code}/roll/",
+        body=f"version={game.version}".encode(),
+        headers=[
+            *HOST,
+            (b"cookie", cookies.encode()),
+            (b"x-csrftoken", token.encode()),
+            (b"content-type", b"application/x-www-form-urlencoded"),
+        ],
+    )
+    assert (await roll.get_response(timeout=5))["status"] == 302
+    assert len(broadcast._pending) == 1  # its notice, stalled
+
+    assert (await asyncio.wait_for(get("/healthz"), 2))[0] == 200
+    (stalled,) = broadcast._pending.values()
+    await asyncio.wait_for(asyncio.shield(stalled), 5)  # its SEND_TIMEOUT runs out
+    assert not broadcast._pending  # given up on, and logged
