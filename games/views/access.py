@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, services
@@ -65,7 +66,11 @@ def table_response(
     if request.htmx:
         return HttpResponse(context["table"], status=status)
     context["page"] = broadcast.new_page_id()
-    return render(request, "games/table.html", context, status=status)
+    response = render(request, "games/table.html", context, status=status)
+    # A page restored from the browser's cache (a duplicated tab, back and forward)
+    # would carry the id of a page still open, whose moves its socket is not sent.
+    add_never_cache_headers(response)
+    return response
 
 
 def error_page(request: HttpRequest, error: ActionError) -> HttpResponse:

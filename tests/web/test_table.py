@@ -43,6 +43,11 @@ def test_the_table_shows_dice_as_buttons_and_a_scorecard(alice: Client, game: Ga
     assert "Roll" in page and "2 rolls left" in page
 
 
+def test_the_table_page_is_never_cached(alice: Client, game: Game) -> None:
+    # its page id is its own: a copy from the cache would share it with an open page
+    assert "no-store" in alice.get(f"/g/{game.code}/")["Cache-Control"]
+
+
 def test_a_plain_form_post_redirects_back_to_the_table(alice: Client, game: Game) -> None:
     response = alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
 
