@@ -76,6 +76,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "yatzy_site.urls"
+CSRF_FAILURE_VIEW = "games.views.access.csrf_failure"  # says so, in the page's language
 ASGI_APPLICATION = "yatzy_site.asgi.application"
 
 TEMPLATES = [

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -18,6 +21,47 @@ from games.viewer import remember_seats, viewer_from_session
 class BadForm(ActionError):
     status = 400
     code = "bad_form"
+
+
+def allow(*methods: str) -> Callable:
+    """Django's ``require_http_methods``, with a page that says what went wrong rather
+    than an empty one."""
+
+    def decorator(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method not in methods:
+                refusal = ActionError(
+                    _(
+                        "This address does not take that kind of request: use the site's links"
+                        " and buttons."
+                    ),
+                    status=405,
+                )
+                response = error_page(request, refusal)
+                response["Allow"] = ", ".join(methods)
+                return response
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorator
+
+
+require_GET = allow("GET", "HEAD")
+require_POST = allow("POST")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a form from a page older than the browser's session."""
+    refusal = ActionError(
+        _(
+            "This page has expired (or your browser did not send its cookies): reload it and"
+            " try again."
+        ),
+        status=403,
+    )
+    return error_page(request, refusal)
 
 
 def viewer_of(request: HttpRequest) -> Viewer:

@@ -8,7 +8,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
 
 from games import services
 from games.analysis import analyse, chart
@@ -18,7 +17,7 @@ from games.models import Game
 from games.rendering import RULESET_NAMES, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
-from games.views.access import error_page, viewer_of
+from games.views.access import error_page, require_GET, viewer_of
 
 PAGE_SIZE = 20
 

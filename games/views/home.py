@@ -2,14 +2,13 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
 from games.viewer import remember_seats
-from games.views.access import viewer_of
+from games.views.access import require_GET, require_POST, viewer_of
 
 
 @require_GET

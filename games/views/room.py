@@ -10,14 +10,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services
 from games.errors import ActionError, GameNotFound
 from games.models import Game
 from games.rendering import lobby_context
 from games.viewer import remember_seats
-from games.views.access import error_page, int_field, table_response, viewer_of
+from games.views.access import (
+    allow,
+    error_page,
+    int_field,
+    require_GET,
+    require_POST,
+    table_response,
+    viewer_of,
+)
 
 
 def _htmx_redirect(request: HttpRequest, url: str) -> HttpResponse:
@@ -40,7 +47,7 @@ def lobby(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@allow("GET", "HEAD", "POST")
 def join(request: HttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)

@@ -9,7 +9,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_POST
 
 from games import bots, broadcast, coach, rules, services
 from games.errors import ActionError, NotYourSeat
@@ -19,6 +18,8 @@ from games.views.access import (
     BadForm,
     error_page,
     int_field,
+    require_GET,
+    require_POST,
     table_response,
     viewer_at,
     viewer_of,
