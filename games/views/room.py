@@ -77,7 +77,13 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session."""
     game = services.Game.objects.filter(code=code, seats__token=token).first()
     if game is None:
-        return error_page(request, GameNotFound())
+        if not services.Game.objects.filter(code=code).exists():
+            return error_page(request, GameNotFound())
+        refusal = ActionError(
+            _("This personal link is for no seat at this table: ask the host for the invite link."),
+            status=404,
+        )
+        return error_page(request, refusal)
     remember_seats(request.session, [token])
     return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
 

@@ -156,8 +156,12 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
 
 def _category(request: HttpRequest) -> str:
     category = request.POST.get("category", "")
-    if not category or len(category) > 40:
+    if not category:
         raise BadForm(_("Choose a category first."))
+    if len(category) > 40:  # no category's key is half as long
+        raise BadForm(
+            _("There is no category %(key)s in this game.") % {"key": category[:20] + "…"}
+        )
     return category
 
 

@@ -138,7 +138,10 @@ def test_the_rejoin_link_brings_the_seat_to_another_device(
 
     assert response.status_code == 302
     assert fresh(lobby).engine_state().roll_number == 1
-    assert phone.get(f"/g/{lobby.code}/seat/not-a-token/").status_code == 404
+    forged = phone.get(f"/g/{lobby.code}/seat/not-a-token/")
+    assert forged.status_code == 404
+    assert "This personal link is for no seat at this table" in forged.content.decode()
+    assert "There is no game" in phone.get("/g/no-such-game/seat/not-a-token/").content.decode()
 
 
 def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby: Game) -> None:

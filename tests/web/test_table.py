@@ -183,6 +183,7 @@ def test_a_stale_page_gets_the_fresh_table(alice: Client, game: Game) -> None:
         ("hold", {"die": "9"}, "Hold dice by their positions"),
         ("score", {"category": ""}, "Choose a category first."),
         ("score", {"category": "<script>"}, "There is no category"),
+        ("score", {"category": "x" * 41}, f"There is no category {'x' * 20}…"),
         ("declare", {"category": "chance"}, "does not play with declared targets"),
     ],
 )
