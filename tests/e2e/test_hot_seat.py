@@ -179,3 +179,25 @@ def test_keyboard_focus_stays_on_its_control_when_the_table_is_replaced(
     page.keyboard.press("Space")  # and the keyboard still acts on it
     expect(die).to_have_attribute("aria-pressed", "true")
     expect(die).to_be_focused()
+
+
+def test_a_refusal_with_no_place_on_the_table_is_shown_in_place_of_the_page(
+    new_page, site: Server
+) -> None:
+    """A refusal answered with a page of its own (here: playing again before the end,
+    as an old or forged page might ask) replaces the page, not the table inside it."""
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_role("button", name="Create game").click()
+    expect(page.get_by_role("button", name="Roll")).to_be_visible()
+
+    page.evaluate(
+        "htmx.ajax('POST', location.pathname + 'again/', {target: '#table', swap: 'outerHTML'})"
+    )
+
+    expect(page.get_by_role("heading", name="Sorry")).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_text("The game is not over yet.")
+    expect(page.locator("header.site-header")).to_have_count(1)  # not a page in a page
+    expect(page.locator("main main")).to_have_count(0)
+    assert page.locator("#table").count() == 0
