@@ -15,12 +15,13 @@ successor under that name takes off just those (``forget_process``).
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import nullcontext
 from datetime import timedelta
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, F, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -28,6 +29,8 @@ from django.utils import timezone
 from games.models import CountedSockets, Game, Seat
 from games.services import Viewer
 from yatzy_site import inline
+
+log = logging.getLogger(__name__)
 
 # How long the player to move may be gone before the host may skip their turn.
 AWAY_BEFORE_SKIP = timedelta(seconds=30)
@@ -166,6 +169,7 @@ class Spectators:
     Until then ``pending`` tells what the database does not show yet."""
 
     interval = 0.1  # seconds
+    retry = 2.0  # seconds: after the database refused a write
 
     def __init__(self) -> None:
         self._pending: dict[tuple[int, str], int] = {}  # (game id, code): change
@@ -182,21 +186,33 @@ class Spectators:
             self._writer = loop.create_task(self._write_soon())
 
     async def _write_soon(self) -> None:
+        wait = self.interval
         while self._pending:
-            await asyncio.sleep(self.interval)
+            await asyncio.sleep(wait)
             changes, self._pending = self._pending, {}
-            await inline.database(write_spectators, changes)
+            unwritten = await inline.database(write_spectators, changes)
+            for key, delta in unwritten.items():  # tried again, with what came since
+                self._pending[key] = self._pending.get(key, 0) + delta
+            wait = self.retry if unwritten else self.interval
 
 
-def write_spectators(changes: dict[tuple[int, str], int]) -> None:
+def write_spectators(changes: dict[tuple[int, str], int]) -> dict[tuple[int, str], int]:
+    """Write the spectators' changes; returns those the database refused (it is away,
+    or ended a transaction), to be tried again: lost, a count would stay wrong."""
+    unwritten = {}
     for (game_id, code), delta in changes.items():
         # a game at a time: another process's batch may lock the same games in another
         # order, and a batch holding them all could deadlock with it
-        with _booking():
-            if delta and Game.objects.filter(id=game_id, code=code).update(
-                spectators=Greatest(F("spectators") + delta, 0)
-            ):
-                _book("game", [game_id], delta)
+        try:
+            with _booking():
+                if delta and Game.objects.filter(id=game_id, code=code).update(
+                    spectators=Greatest(F("spectators") + delta, 0)
+                ):
+                    _book("game", [game_id], delta)
+        except DatabaseError:
+            log.warning("spectators of game %s not written, to be tried again", code, exc_info=True)
+            unwritten[game_id, code] = delta
+    return unwritten
 
 
 SPECTATORS = Spectators()

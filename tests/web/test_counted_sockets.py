@@ -5,11 +5,13 @@ it left counted and nothing else: the other processes' players stay present.
 
 from __future__ import annotations
 
+import asyncio
 from io import StringIO
 
 import pytest
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.core.management import call_command
+from django.db import DatabaseError
 from django.test import Client
 from django.utils import timezone
 
@@ -131,6 +133,37 @@ def test_spectators_are_booked_with_their_batch(game: Game, settings) -> None:
 
     assert fresh(game).spectators == 2
     assert booked("web1") == {f"game {game.code}": 2}
+
+
+@pytest.mark.django_db(transaction=True)  # the batch closes stale connections, as served
+def test_spectators_the_database_refused_are_written_with_the_next_batch(
+    game: Game, settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lost, the count would stay wrong until the process restarts.
+    settings.YATZY_PROCESS = "web1"
+    settings.YATZY_SYNC_ON_LOOP = True  # the batch's write in this test's transaction
+    book = presence._book
+    refusals = [DatabaseError("the database went away")]
+
+    def book_once_refused(to: str, ids: list[int], delta: int) -> None:
+        if refusals:
+            raise refusals.pop()
+        book(to, ids, delta)
+
+    monkeypatch.setattr(presence, "_book", book_once_refused)
+    spectators = presence.Spectators()
+    spectators.retry = 0.01
+
+    async def watch() -> None:
+        spectators.change(game.id, game.code, +3)
+        await asyncio.sleep(0)  # the batch is under way, then one more arrives
+        spectators.change(game.id, game.code, +1)
+        await spectators._writer
+
+    asyncio.run(watch())
+
+    assert fresh(game).spectators == 4
+    assert booked("web1") == {f"game {game.code}": 4}
 
 
 def test_an_unnamed_process_books_nothing(game: Game, settings) -> None:
