@@ -17,3 +17,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
 ]
+
+# Refused before any view: in the site's own pages, which htmx puts in place of the page
+handler400 = "games.views.access.bad_request"
+handler404 = "games.views.access.not_found"

@@ -64,6 +64,26 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return error_page(request, refusal)
 
 
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django could not read (too many fields, too large)."""
+    refusal = ActionError(
+        _(
+            "Your browser sent something this site cannot read. Go back, reload the page and try"
+            " again."
+        ),
+        status=400,
+    )
+    return error_page(request, refusal)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: an address that is none of the site's."""
+    refusal = ActionError(
+        _("There is nothing at this address. Check the link, or start a new game."), status=404
+    )
+    return error_page(request, refusal)
+
+
 def viewer_of(request: HttpRequest) -> Viewer:
     return viewer_from_session(request.session)
 

@@ -61,10 +61,12 @@ def test_a_request_the_site_cannot_read_is_told_so(alice: Client, game: Game) ->
         too_many,
         content_type="application/x-www-form-urlencoded",
         **FINNISH,
+        **HTMX,
     )
 
     assert response.status_code == 400
     assert "Selaimesi lähetti jotain" in response.content.decode()
+    assert response["HX-Retarget"] == "body"  # the table's script swaps 4xx answers in
     assert fresh(game).state == game.state
 
 
