@@ -31,14 +31,7 @@ def allow(*methods: str) -> Callable:
         @functools.wraps(view)
         def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method not in methods:
-                refusal = ActionError(
-                    _(
-                        "This address does not take that kind of request: use the site's links"
-                        " and buttons."
-                    ),
-                    status=405,
-                )
-                response = error_page(request, refusal)
+                response = _refused(request, 405, WRONG_METHOD)
                 response["Allow"] = ", ".join(methods)
                 return response
             return view(request, *args, **kwargs)
@@ -51,37 +44,36 @@ def allow(*methods: str) -> Callable:
 require_GET = allow("GET", "HEAD")
 require_POST = allow("POST")
 
+# Refused before any view looks at the game
+WRONG_METHOD = _(
+    "This address does not take that kind of request: use the site's links and buttons."
+)
+EXPIRED = _(
+    "This page has expired (or your browser did not send its cookies): reload it and try again."
+)
+UNREADABLE = _(
+    "Your browser sent something this site cannot read. Go back, reload the page and try again."
+)
+NOTHING_HERE = _("There is nothing at this address. Check the link, or start a new game.")
+
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a form from a page older than the browser's session."""
-    refusal = ActionError(
-        _(
-            "This page has expired (or your browser did not send its cookies): reload it and"
-            " try again."
-        ),
-        status=403,
-    )
-    return error_page(request, refusal)
+    return _refused(request, 403, EXPIRED)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler400``: a request Django could not read (too many fields, too large)."""
-    refusal = ActionError(
-        _(
-            "Your browser sent something this site cannot read. Go back, reload the page and try"
-            " again."
-        ),
-        status=400,
-    )
-    return error_page(request, refusal)
+    return _refused(request, 400, UNREADABLE)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler404``: an address that is none of the site's."""
-    refusal = ActionError(
-        _("There is nothing at this address. Check the link, or start a new game."), status=404
-    )
-    return error_page(request, refusal)
+    return _refused(request, 404, NOTHING_HERE)
+
+
+def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return error_page(request, ActionError(message, status=status))
 
 
 def viewer_of(request: HttpRequest) -> Viewer:
