@@ -167,7 +167,7 @@ async def _send(
         # bounded: the game's next notices wait for this one
         await asyncio.wait_for(layer.group_send(group_name(code), message), SEND_TIMEOUT)
     except (ChannelFull, TimeoutError):
-        _lost(code, message.get("version"))
+        _lost(code, message["version"])
     except Exception:  # the move is committed; a lost notice must not go unseen
         log.exception("update %s of game %s not sent", message["version"], code)
 
@@ -179,7 +179,7 @@ def _send_now(send: Callable[[str, dict], None], code: str, message: dict) -> No
         log.exception("update %s of game %s not sent", message["version"], code)
 
 
-def _lost(code: str, version: int | None) -> None:
+def _lost(code: str, version: int) -> None:
     # The action is already committed; a browser that misses this update sees
     # the version gap on the next one and resynchronises.
     log.warning("channel full or stalled: update %s of game %s not sent", version, code)

@@ -10,6 +10,7 @@ get live buttons, and only when it is their turn.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -67,7 +68,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     is_host = game.host_browser == viewer.browser_id
     # whether the player to move may be skipped, as the view's key has it, however
     # late this rendering comes: it changes with time alone
-    host_to_skip = _shared_key(game)[2]
+    host_to_skip = _shared_key(game).host_to_skip
     return markup.Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -272,16 +273,22 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     return (common, language, live, host_to_skip == viewer.browser_id)
 
 
-def _shared_key(game: Game) -> tuple:
-    """What of the view's key is the same for every viewer of this read of ``game``:
-    (everything the table shows them, the seat to move's token, the host's browser
-    if the player to move is away long enough to be skipped)."""
+class _SharedKey(NamedTuple):
+    """What of the view's key is the same for every viewer of one read of a game."""
+
+    common: tuple  # everything the table shows them
+    token_to_move: str | None
+    host_to_skip: str | None  # the host's browser, if the player to move may be skipped
+
+
+def _shared_key(game: Game) -> _SharedKey:
+    """The shared part of the view's key of this read of ``game``, worked out once."""
     shared = game.__dict__.get("_view_key")
-    if shared is None or shared[0][2] != game.version:
+    if shared is None or shared.common[2] != game.version:
         seats = list(game.seats.all())
         to_move = game.engine_state().current_player
         away = _seat_to_move_is_away(seats, to_move)
-        shared = game.__dict__["_view_key"] = (
+        shared = game.__dict__["_view_key"] = _SharedKey(
             (
                 game.id,
                 game.code,  # ids are reused when a test database rolls back; codes are not

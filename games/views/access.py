@@ -23,6 +23,19 @@ class BadForm(ActionError):
     code = "bad_form"
 
 
+# Refusals made before any view looks at a game
+WRONG_METHOD = _(
+    "This address does not take that kind of request: use the site's links and buttons."
+)
+EXPIRED = _(
+    "This page has expired (or your browser did not send its cookies): reload it and try again."
+)
+UNREADABLE = _(
+    "Your browser sent something this site cannot read. Go back, reload the page and try again."
+)
+NOTHING_HERE = _("There is nothing at this address. Check the link, or start a new game.")
+
+
 def allow(*methods: str) -> Callable:
     """Django's ``require_http_methods``, with a page that says what went wrong rather
     than an empty one."""
@@ -43,18 +56,6 @@ def allow(*methods: str) -> Callable:
 
 require_GET = allow("GET", "HEAD")
 require_POST = allow("POST")
-
-# Refused before any view looks at the game
-WRONG_METHOD = _(
-    "This address does not take that kind of request: use the site's links and buttons."
-)
-EXPIRED = _(
-    "This page has expired (or your browser did not send its cookies): reload it and try again."
-)
-UNREADABLE = _(
-    "Your browser sent something this site cannot read. Go back, reload the page and try again."
-)
-NOTHING_HERE = _("There is nothing at this address. Check the link, or start a new game.")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -115,7 +116,7 @@ def table_response(
     answered with its refusal on a page of its own."""
     if game.status == Game.Status.LOBBY:
         message = extra.get("message") or _("The game has not started yet.")
-        return error_page(request, ActionError(message, status=status if status >= 400 else 409))
+        return _refused(request, status if status >= 400 else 409, message)
     if request.htmx and status == 200 and not any(extra.values()):
         return HttpResponse(table_partial(game, viewer))
     context = table_page(request, game, viewer, **extra)

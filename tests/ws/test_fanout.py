@@ -25,6 +25,7 @@ from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game, fresh
 from tests.web.test_bots import bot_table
 from tests.ws.test_consumer import ORIGIN, joined, next_version, settled, socket
+from tests.ws.test_inline import browser_request
 from yatzy_site import inline
 from yatzy_site.asgi import application, django_asgi_app
 from yatzy_site.handlers import OneHopASGIHandler
@@ -438,18 +439,8 @@ async def test_a_request_waits_until_the_moves_before_it_have_reached_their_brow
     monkeypatch.setattr(OneHopASGIHandler, "_respond", respond)
     monkeypatch.setattr(TableConsumer, "game_changed", changed)
     monkeypatch.setattr(broadcast, "_send", send)
-    await sync_to_async(alice.get)("/")  # the CSRF cookie
-    cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in alice.cookies.items())
-    headers = [(b"host", b"testserver"), (b"cookie", cookies.encode()), (b"hx-request", b"true")]
-    headers.append((b"x-csrftoken", alice.cookies["csrftoken"].value.encode()))
-    roll = HttpCommunicator(
-        application,
-        "POST",
-        f"/g/{game.code}/roll/",
-        body=f"version={game.version}".encode(),
-        headers=[*headers, (b"content-type", b"application/x-www-form-urlencoded")],
-    )
-    later = HttpCommunicator(application, "GET", "/healthz", headers=headers)
+    roll = await browser_request(alice, "POST", f"/g/{game.code}/roll/", f"version={game.version}")
+    later = await browser_request(alice, "GET", "/healthz")
 
     answers = await asyncio.gather(roll.get_response(), later.get_response())
 

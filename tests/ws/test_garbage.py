@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import HttpCommunicator
 from django.test import Client
 
 from games import broadcast, scorecard, services
@@ -21,7 +20,7 @@ from games.services import Viewer
 from games.snapshots import Snapshots, read_game, seats_at_hand
 from games.viewer import peek_viewer
 from tests.conftest import create_game
-from yatzy_site.asgi import application
+from tests.ws.test_inline import browser_request
 from yatzy_site.handlers import OneHopASGIHandler
 
 
@@ -104,7 +103,6 @@ async def test_a_move_request_is_freed_as_it_ends(
     # django-htmx's details of a request hold the request: left alone, every request
     # (its session, its body, its form) waited for the collector.
     game = await sync_to_async(create_game)(alice)
-    await sync_to_async(alice.get)("/")  # the CSRF cookie
     requests: list[weakref.ref] = []
     real_get_response = OneHopASGIHandler.get_response
 
@@ -113,20 +111,7 @@ async def test_a_move_request_is_freed_as_it_ends(
         return real_get_response(handler, request)
 
     monkeypatch.setattr(OneHopASGIHandler, "get_response", get_response)
-    cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in alice.cookies.items())
-    roll = HttpCommunicator(
-        application,
-        "POST",
-        f"/g/{game.code}/roll/",
-        body=f"version={game.version}".encode(),
-        headers=[
-            (b"host", b"testserver"),
-            (b"cookie", cookies.encode()),
-            (b"hx-request", b"true"),
-            (b"x-csrftoken", alice.cookies["csrftoken"].value.encode()),
-            (b"content-type", b"application/x-www-form-urlencoded"),
-        ],
-    )
+    roll = await browser_request(alice, "POST", f"/g/{game.code}/roll/", f"version={game.version}")
 
     answer = await roll.get_response()
     await roll.wait()
