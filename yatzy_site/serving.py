@@ -109,8 +109,9 @@ def claim_name(process: str, wait: float = 5.0) -> None:
 
 
 def release_names() -> None:
-    """Let go of the names this process claimed: for a ``serve`` that did not become
-    daphne (the tests fake ``exec``), which would otherwise hold them until it exits."""
+    """Let go of the names this process claimed, which it would otherwise hold until it
+    exits: ``reset_presence --process`` once done, a ``serve`` that did not become
+    daphne (the tests fake ``exec``)."""
     while _NAME_CLAIMS:
         _NAME_CLAIMS.pop().close()
 
