@@ -197,6 +197,7 @@ def test_a_refusal_with_no_place_on_the_table_is_shown_in_place_of_the_page(
     )
 
     expect(page.get_by_role("heading", name="Sorry")).to_be_visible()
+    expect(page).to_have_title("Sorry · Yatzy")  # the tab says so too
     expect(page.get_by_role("alert")).to_have_text("The game is not over yet.")
     expect(page.locator("header.site-header")).to_have_count(1)  # not a page in a page
     expect(page.locator("main main")).to_have_count(0)
