@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import copy
 import functools
+import math
 import time
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
@@ -72,9 +73,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
             return
-        html, self.sent_version = arrival
+        html, self.sent_version, away_in = arrival
         self.sent_hash = hash(html)
         await self.send(text_data=html)
+        if away_in is not None:  # a player gone before this socket came (or the server)
+            tell_when_away(self.channel_layer, self.code, away_in)
         if self.seats:  # a player arrived: everyone's presence list changes
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
         else:
@@ -104,14 +107,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seats:
             await inline.database(presence.leave, self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
-            # Once away long enough, its player may be skipped: the host's table changes
-            # with time alone, and is told then.
-            asyncio.get_running_loop().call_later(
-                presence.AWAY_BEFORE_SKIP.total_seconds() + 0.5,
-                _tell_later,
-                self.channel_layer,
-                self.code,
-            )
+            tell_when_away(self.channel_layer, self.code, presence.AWAY_BEFORE_SKIP.total_seconds())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
 
@@ -140,9 +136,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if current != version or event.get("answered") != self.page:  # never "" when set
             await self.send(text_data=html)
 
-    def _arrive(self, joined_at: float) -> tuple[str, int] | None:
-        """Count this socket at its table; the table it is to be sent first. One read
-        of the game serves the presence count, the computer player and the table."""
+    def _arrive(self, joined_at: float) -> tuple[str, int, float | None] | None:
+        """Count this socket at its table; the table it is to be sent first, its
+        version, and in how many seconds a player who has no socket open may be
+        skipped. One read of the game serves the presence count, the computer player
+        and the table."""
         # The session loads lazily from the database, so it is read here too.
         self.viewer = peek_viewer(self.scope.get("session") or {})
         game = ARRIVALS.get(self.code, joined_at)
@@ -155,7 +153,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.seats:
             shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
-            return render_live(shown, self.viewer), game.version
+            html = render_live(shown, self.viewer)
+        return html, game.version, presence.seconds_until_away(game)
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
         """The table for ``stamp`` if this process has it ready: most browsers at a
@@ -175,9 +174,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 _told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector
+_due: set[tuple[str, int]] = set()  # (table, second of the loop's clock) of notices to come
 
 
-def _tell_later(layer: BaseChannelLayer, code: str) -> None:
+def tell_when_away(layer: BaseChannelLayer, code: str, seconds: float) -> None:
+    """A presence notice to the table ``code`` once ``seconds`` have passed, when a
+    player who has no socket open becomes away. The host's table then changes with
+    time alone (it offers to skip them), and no move or arrival would tell it. At
+    least half a second later than that, so that the seat is away by the clock of
+    whoever renders it: at the next whole second of the loop's clock, where one
+    notice serves every socket that asks for it (a table's sockets close together,
+    as a server stops or a network fails)."""
+    loop = asyncio.get_running_loop()
+    due = (code, math.ceil(loop.time() + seconds + 0.5))
+    if due not in _due:
+        _due.add(due)
+        loop.call_at(due[1], _tell, layer, due)
+
+
+def _tell(layer: BaseChannelLayer, due: tuple[str, int]) -> None:
+    _due.discard(due)
+    code = due[0]
     task = asyncio.get_running_loop().create_task(
         layer.group_send(group_name(code), presence_notice())
     )

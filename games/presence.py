@@ -224,3 +224,20 @@ def is_away(seat: Seat) -> bool:
         return False
     since = seat.away_since or seat.claimed_at
     return since is not None and timezone.now() - since >= AWAY_BEFORE_SKIP
+
+
+def seconds_until_away(game: Game) -> float | None:
+    """How long until the first remote seat of a running ``game`` that has no socket
+    open now, and is not away yet, is away (its turn may then be skipped); ``None``
+    if there is none. The seats of ``game`` must be at hand."""
+    if game.status != Game.Status.PLAYING:
+        return None
+    now = timezone.now()
+    waits = [
+        (since + AWAY_BEFORE_SKIP - now).total_seconds()
+        for seat in game.seats.all()
+        if seat.kind == Seat.Kind.REMOTE
+        and seat.connections == 0
+        and (since := seat.away_since or seat.claimed_at) is not None
+    ]
+    return min((wait for wait in waits if wait > 0), default=None)

@@ -87,7 +87,7 @@ def test_spectators_arriving_together_share_one_read_and_write_nothing(
     with django_assert_num_queries(2):  # one that joined after that read reads again
         arrivals[0]._arrive(time.monotonic())
 
-    assert [version for _html, version in firsts] == [game.version] * 3
+    assert [version for _html, version, _away_in in firsts] == [game.version] * 3
     assert all(consumer.seats == [] for consumer in arrivals)
     assert "1 watching" in firsts[0][0]  # counted once sent (then in the next batch)
     assert fresh(game).spectators == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import timedelta
 
@@ -10,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import presence
+from games import consumers, presence
 from games.models import Game
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn
@@ -234,21 +235,66 @@ async def test_play_again_moves_every_browser_at_the_table(
     await ws.disconnect()
 
 
-async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_away_long_enough(
-    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Nothing else happens at the table: only the clock says Bob may be skipped now.
+async def at_bobs_turn_soon_away(alice: Client, bob: Client, monkeypatch) -> Game:
+    """A table at Bob's turn, where a player is away after half a second."""
     monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
     lobby = await sync_to_async(create_game)(alice, invites="1")
-    game = await sync_to_async(bobs_turn)(alice, bob, lobby)
-    host = await joined(game.code, alice)
-    guest = await joined(game.code, bob)
-    await settled(host, guest)
+    return await sync_to_async(bobs_turn)(alice, bob, lobby)
 
-    await guest.disconnect()
+
+async def offered_to_skip_bob_later(host: WebsocketCommunicator) -> None:
+    """The host's next table says Bob is away, the one after that offers his skip: no
+    one acts at the table, only the clock has it changed."""
     _, html = await next_version(host)
     assert "Bob: away" in html and "Skip Bob" not in html
     _, html = await next_version(host)
 
     assert "Skip Bob" in html
     await host.disconnect()
+
+
+async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_away_long_enough(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await at_bobs_turn_soon_away(alice, bob, monkeypatch)
+    host = await joined(game.code, alice)
+    guest = await joined(game.code, bob)
+    await settled(host, guest)
+
+    await guest.disconnect()
+
+    await offered_to_skip_bob_later(host)
+
+
+async def test_sockets_that_ask_for_the_same_notice_at_once_get_one() -> None:
+    sent = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict) -> None:
+            sent.append(group)
+
+    loop = asyncio.get_running_loop()
+    while not 0.1 < loop.time() % 1 < 0.3:  # the notices are due at whole seconds
+        await asyncio.sleep(0.05)
+    for seconds in (0.0, 0.01, 0.3):  # in one second, as a table's sockets close
+        consumers.tell_when_away(Layer(), "abc", seconds)
+    consumers.tell_when_away(Layer(), "xyz", 0.0)  # another table is told too
+    consumers.tell_when_away(Layer(), "abc", 1.0)  # and this one a second later again
+    await asyncio.sleep(2.8)
+
+    assert sorted(sent) == ["game.abc", "game.abc", "game.xyz"]
+    assert not [due for due in consumers._due if due[0] in ("abc", "xyz")]
+
+
+async def test_the_host_is_offered_the_skip_of_a_player_gone_before_her_socket_came(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bob's socket closed in a server that stopped (or he left before Alice opened the
+    # page): no departure here will say when he has been away long enough.
+    game = await at_bobs_turn_soon_away(alice, bob, monkeypatch)
+    await sync_to_async(presence.forget_all_sockets)()  # as a server does as it starts
+
+    host = socket(game.code, alice)
+    await host.connect()
+
+    await offered_to_skip_bob_later(host)
