@@ -33,7 +33,7 @@ from yatzy_site import inline
 log = logging.getLogger(__name__)
 
 # How long the player to move may be gone before the host may skip their turn.
-AWAY_BEFORE_SKIP = timedelta(seconds=30)
+AWAY_BEFORE_SKIP = timedelta(seconds=settings.YATZY_AWAY_BEFORE_SKIP)
 
 
 def arrive(game: Game, viewer: Viewer) -> list[int]:

@@ -2,7 +2,7 @@
 // tell a player in the tab title that it is their turn, and copy the invite link.
 (function () {
   "use strict";
-  var baseTitle = document.title;
+  var TURN_MARK = "▶ ";
 
   function afterUpdate() {
     var moved = document.querySelector("[data-redirect]");
@@ -12,7 +12,11 @@
     }
     var table = document.getElementById("table");
     var myTurn = table && table.getAttribute("data-live") === "1";
-    document.title = myTurn ? "▶ " + baseTitle : baseTitle;
+    // The page's own title as last set (htmx sets another with a page put in place of
+    // this one, such as a refusal's), marked while it is this browser's turn.
+    var title = document.title;
+    if (title.indexOf(TURN_MARK) === 0) title = title.slice(TURN_MARK.length);
+    document.title = myTurn ? TURN_MARK + title : title;
     if (myTurn && wasMyTurn === false) signalTurn();
     wasMyTurn = !!myTurn;
   }
@@ -123,6 +127,9 @@
     copy.removeAttribute("hx-swap-oob"); // on a pushed table, not on the one shown
     return copy.outerHTML;
   }
+  function keyOf(element) {
+    return comparable(element, false).replace(/>[\s\S]*$/, ">"); // its tag and attributes
+  }
   function keepUnchanged(shown, incoming) {
     if (versionOf(shown) !== versionOf(incoming)) return false;
     if (comparable(shown, false) !== comparable(incoming, false)) return false;
@@ -130,16 +137,39 @@
       return !child.hasAttribute("data-answer");
     });
     var fresh = Array.prototype.slice.call(incoming.children);
-    if (old.length !== fresh.length) return false;
-    var changed = [];
-    for (var i = 0; i < old.length; i++) {
-      if (old[i].tagName !== fresh[i].tagName) return false;
-      if (comparable(old[i], true) !== comparable(fresh[i], true)) changed.push(i);
+    // Part by part, in order: a part in both and changed is replaced, a part gone is
+    // removed, a new part goes in before the next part of both (the host's skip
+    // buttons, once the player to move has been away long enough). The answer's own
+    // parts stay where they are.
+    var i = 0;
+    var j = 0;
+    function stillComing(key) {
+      return fresh.slice(j).some(function (part) {
+        return keyOf(part) === key;
+      });
     }
-    changed.forEach(function (index) {
-      old[index].replaceWith(fresh[index]);
-      if (window.htmx) window.htmx.process(fresh[index]);
-    });
+    function show(part) {
+      if (window.htmx) window.htmx.process(part);
+    }
+    while (j < fresh.length) {
+      if (i < old.length && keyOf(old[i]) === keyOf(fresh[j])) {
+        if (comparable(old[i], true) !== comparable(fresh[j], true)) {
+          old[i].replaceWith(fresh[j]);
+          show(fresh[j]);
+        }
+        i++;
+        j++;
+      } else if (i < old.length && !stillComing(keyOf(old[i]))) {
+        old[i].remove();
+        i++;
+      } else {
+        if (i < old.length) old[i].before(fresh[j]);
+        else shown.appendChild(fresh[j]);
+        show(fresh[j]);
+        j++;
+      }
+    }
+    for (; i < old.length; i++) old[i].remove();
     return true;
   }
 

@@ -66,6 +66,8 @@ def test_production_refuses_to_start_without(missing: str) -> None:
         ("CONN_MAX_AGE", "forever", "CONN_MAX_AGE must be a whole number"),
         ("YATZY_PROCESS", "w" * 49, "YATZY_PROCESS must be at most 48 letters"),
         ("YATZY_PROCESS", "web 1", "YATZY_PROCESS must be at most 48 letters"),
+        ("YATZY_AWAY_BEFORE_SKIP_S", "half a minute", "YATZY_AWAY_BEFORE_SKIP_S must be a whole"),
+        ("YATZY_AWAY_BEFORE_SKIP_S", "-1", "YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds"),
     ],
 )
 def test_a_malformed_value_stops_the_start_naming_the_variable(

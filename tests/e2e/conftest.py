@@ -42,16 +42,22 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture(scope="session")
-def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
-    """daphne serving the site on this test run's database (and Redis, if set)."""
+def serve_site(django_db_blocker: object, **env: str) -> Server:
+    """daphne serving the site on this test run's database (and Redis, if set), with
+    the settings ``env`` gives beside."""
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         if connection.vendor == "sqlite":
-            env = {"DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}"}
+            database = f"sqlite:///{connection.settings_dict['NAME']}"
         else:
-            env = {"DATABASE_URL": database_url_of_this_run()}
+            database = database_url_of_this_run()
     # computer players step every 0.2 s here (0.9 s on a real table) to keep the run short
-    server = Server({**env, "LOG_LEVEL": "WARNING", "YATZY_BOT_DELAY_MS": "200"}).start()
+    defaults = {"DATABASE_URL": database, "LOG_LEVEL": "WARNING", "YATZY_BOT_DELAY_MS": "200"}
+    return Server({**defaults, **env}).start()
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
+    server = serve_site(django_db_blocker)
     yield server
     server.stop()
 

@@ -191,6 +191,7 @@ def test_a_refusal_with_no_place_on_the_table_is_shown_in_place_of_the_page(
     page.get_by_label("Your name").fill("Alice")
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("button", name="Roll")).to_be_visible()
+    expect(page).to_have_title("▶ Scandinavian Yatzy · Yatzy")  # the tab says whose turn
 
     page.evaluate(
         "htmx.ajax('POST', location.pathname + 'again/', {target: '#table', swap: 'outerHTML'})"

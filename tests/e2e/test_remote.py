@@ -4,11 +4,13 @@ a spectator, and a page closed and reopened mid-game."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import score_first_option, screenshot, serve_site
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
@@ -87,12 +89,8 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     screenshot(alice, "remote-finished")
 
 
-def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
-    new_page, site: Server
-) -> None:
-    """A friend's phone drops and comes back while Alice is to move: her presence list
-    says so, and only it is replaced, so a click of hers at that moment still lands,
-    and a question the site has just asked her is still there to answer."""
+def alice_and_bob_at_the_table(new_page, site: Server) -> tuple[Page, Page]:
+    """Alice's game on ``site``, Bob joined by her invite link, started: her turn."""
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
@@ -106,6 +104,16 @@ def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
     alice.get_by_role("button", name="Start game").click()
     expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
+    return alice, bob
+
+
+def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
+    new_page, site: Server
+) -> None:
+    """A friend's phone drops and comes back while Alice is to move: her presence list
+    says so, and only it is replaced, so a click of hers at that moment still lands,
+    and a question the site has just asked her is still there to answer."""
+    alice, bob = alice_and_bob_at_the_table(new_page, site)
     expect(alice.get_by_text("Bob: connected")).to_be_visible()
     alice.evaluate("window.rollShown = document.getElementById('roll-button')")
 
@@ -129,6 +137,45 @@ def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
     screenshot(alice, "confirm-while-a-friend-is-away")
     confirm.click()
     expect(alice.get_by_role("status")).to_contain_text("Bob's turn.")
+
+
+@pytest.fixture
+def impatient_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
+    """The site where the player to move may be skipped after 2 s away, not 30."""
+    server = serve_site(django_db_blocker, YATZY_AWAY_BEFORE_SKIP_S="2")
+    yield server
+    server.stop()
+
+
+def test_the_skip_buttons_come_without_wiping_what_the_host_was_told(
+    new_page, impatient_site: Server
+) -> None:
+    """Bob leaves at his turn, and after a while Alice's page offers to skip him: a
+    change of the table's shape at the version on screen, which used to replace the
+    whole table and wipe the refusal her page had just been answered."""
+    alice, bob = alice_and_bob_at_the_table(new_page, impatient_site)
+    alice.get_by_role("button", name="Roll").click()
+    score_first_option(alice)
+    expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
+    # A page of Alice's from before (another tab, say) asks to roll: refused, and
+    # said on the table she has.
+    alice.evaluate(
+        """htmx.ajax('POST', location.pathname + 'roll/', {target: '#table',
+        swap: 'outerHTML', values: {version: document.querySelector('#table').dataset.version}})"""
+    )
+    notice = alice.get_by_role("alert")
+    expect(notice).to_contain_text("Bob")
+
+    bob.close()
+    expect(alice.get_by_text("Bob: away")).to_be_visible()
+    expect(alice.get_by_role("button", name="Skip Bob's turn (scores a zero)")).to_be_visible()
+
+    expect(notice).to_be_visible()
+    expect(alice.locator("#table > .skip")).to_have_count(2)
+    expect(alice.locator("#table > .presence + .skip")).to_have_count(1)  # in its place
+    screenshot(alice, "skip-offered-beside-a-refusal")
+    alice.get_by_role("button", name="Skip Bob's turn (scores a zero)").click()
+    expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
 
 
 def see_the_same_dice(page: Page, rolled: list[str], what: str) -> None:
