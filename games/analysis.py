@@ -29,9 +29,21 @@ TOLERANCE = 0.005
 class Decision:
     step: int  # 1-based number of the replay step that carried the choice
     scorecard: int
-    chosen: str
-    best: str
+    before: rules.GameState = field(repr=False)  # the game as the choice was made
+    made: advice.Choice
+    advised: advice.Choice
     loss: float
+
+    # In words when shown, not when analysed: the analysis is kept for every language.
+    @property
+    def chosen(self) -> str:
+        """The choice made, in the language active now."""
+        return coach.describe(self.before, self.made)
+
+    @property
+    def best(self) -> str:
+        """The best choice, in the language active now."""
+        return coach.describe(self.before, self.advised)
 
     @property
     def is_best(self) -> bool:
@@ -145,8 +157,9 @@ def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
     return Decision(
         step=number,
         scorecard=before.current_index,
-        chosen=coach.describe(before, chosen),
-        best=coach.describe(before, result.best),
+        before=before,
+        made=chosen,
+        advised=result.best,
         loss=max(result.loss(chosen), 0.0),
     )
 

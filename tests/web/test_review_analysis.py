@@ -102,6 +102,20 @@ def test_the_review_writes_decimals_in_finnish_but_draws_with_points(
     assert coordinates(page) == coordinates(in_english)
 
 
+def test_the_review_gives_its_advice_in_each_readers_language(
+    alice: Client, bob: Client, scripted_game
+) -> None:
+    # The analysis is kept once for every reader: its words are not.
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    in_finnish = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    in_english = bob.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    assert "paras olisi ollut Kirjaa 30 kohtaan Kuutoset" in in_finnish
+    assert "best was Score 30 in Sixes" in in_english
+    assert "Kirjaa" not in in_english
+
+
 def coordinates(page: str) -> list[str]:
     """The chart's attributes (its points, lines and box), as written in the page."""
     drawing = re.search(r"<svg.*?</svg>", page, re.S).group(0)
