@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 
 from games.models import Game, Seat
@@ -14,6 +16,16 @@ def test_the_home_page_offers_a_new_game_form(alice: Client) -> None:
     assert "Create game</button>" in page
     for option in ("Forced order", "Declared target", "Upper section only", "Teams"):
         assert option in page
+
+
+def test_every_fields_help_is_read_out_with_it(alice: Client) -> None:
+    page = alice.get("/").content.decode()
+
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    assert described  # Django points a field at its help text by this id
+    for ids in described:
+        for help_id in ids.split():
+            assert f'id="{help_id}"' in page, f"{help_id} names nothing on the page"
 
 
 def test_a_hot_seat_table_starts_at_once(alice: Client) -> None:
