@@ -61,6 +61,16 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     expect(page.locator(".step-text")).to_contain_text("Alice rolls")
     screenshot(page, "review")
 
+    # On a phone, no page of it scrolls sideways: a wide table scrolls in its place.
+    review = page.url
+    page.set_viewport_size({"width": 375, "height": 740})
+    for name, url in (("home", "/"), ("history", "/history/"), ("review", review)):
+        page.goto(site.url + url if url.startswith("/") else url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, name
+        screenshot(page, f"phone-{name}")
+    caption = page.locator(".skill-table caption").bounding_box()
+    assert caption["x"] >= 0 and caption["x"] + caption["width"] <= 375  # read whole
+
 
 _UPPER = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes"]
 _LOWER = [
