@@ -79,6 +79,7 @@ class Table(NamedTuple):
     can_hint: bool
     presence: tuple[tuple[str, str, bool], ...]  # (kind, name, connected) per seat
     can_skip: bool
+    can_play_again: bool  # a player's, at the end
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
     scorecard: str
     redirect: str  # where a browser at a finished table goes next, if anywhere
@@ -129,7 +130,11 @@ def table(
     if view.can_skip:
         parts.append(_partial("skip", request, extra))
     if view.ranking:
-        parts.append(_partial("ranking", request, extra, ranking=view.ranking))
+        parts.append(
+            _partial(
+                "ranking", request, extra, ranking=view.ranking, can_play_again=view.can_play_again
+            )
+        )
     action = urls["declare"] if turn.declaring else urls["score"]
     parts.append(
         f'<form method="post" action="{action}" hx-post="{action}" class="scorecard-form">'

@@ -84,6 +84,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         can_hint=live and game.coach and not state.is_finished,
         presence=tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats),
         can_skip=is_host and not live and host_to_skip is not None,
+        can_play_again=any(s.token in viewer.tokens for s in seats),
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
@@ -267,10 +268,12 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     asks for the key of every browser at its table. (Whether the player to move has
     been away long enough to be skipped changes with time alone; a read of the game
     is kept for the notices of one version, seconds at most.)"""
-    common, token_to_move, host_to_skip = _shared_key(game)
+    common, token_to_move, host_to_skip, players = _shared_key(game)
     live = token_to_move is not None and token_to_move in viewer.tokens
-    # the host sees more than the others only when the player to move is away
-    return (common, language, live, host_to_skip == viewer.browser_id)
+    # the host sees more than the others only when the player to move is away, and
+    # the players more than the spectators only at the end (they may play again)
+    player = bool(players & viewer.tokens)
+    return (common, language, live, host_to_skip == viewer.browser_id, player)
 
 
 class _SharedKey(NamedTuple):
@@ -279,6 +282,7 @@ class _SharedKey(NamedTuple):
     common: tuple  # everything the table shows them
     token_to_move: str | None
     host_to_skip: str | None  # the host's browser, if the player to move may be skipped
+    players: frozenset[str]  # the seats' tokens once the game is over, else none
 
 
 def _shared_key(game: Game) -> _SharedKey:
@@ -299,6 +303,9 @@ def _shared_key(game: Game) -> _SharedKey:
             ),
             next((s.token for s in seats if s.player_index == to_move), None),
             game.host_browser if away else None,
+            frozenset(s.token for s in seats)
+            if game.status == Game.Status.FINISHED
+            else frozenset(),
         )
     return shared
 

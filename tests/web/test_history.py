@@ -39,6 +39,18 @@ def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finishe
     assert "Play again</button>" in page
 
 
+def test_a_spectator_is_offered_the_review_but_not_to_play_again(
+    alice: Client, spectator: Client, finished: Game
+) -> None:
+    # The players' table is rendered first: the spectator's is not that one again.
+    assert "Play again</button>" in alice.get(f"/g/{finished.code}/").content.decode()
+
+    page = spectator.get(f"/g/{finished.code}/").content.decode()
+
+    assert "Final ranking" in page and "Review the game</a>" in page
+    assert "Play again" not in page  # only the players may start the next game
+
+
 def test_my_games_lists_the_games_this_browser_played(
     alice: Client, bob: Client, finished: Game
 ) -> None:
