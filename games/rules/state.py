@@ -38,7 +38,7 @@ class Totals:
     upper: int  # subtotal of the upper section
     bonus: int
     bonus_to_go: int  # points still needed for the bonus (0 once reached)
-    bonus_pace: int  # upper points against "three of each face" of the rows filled
+    bonus_pace: int  # upper points against the bonus's pace (three of each face at 63)
     yahtzee_bonus: int
     lower: int
     total: int
@@ -135,9 +135,14 @@ class GameState:
         upper = sum(points.get(key, 0) for key in upper_keys)
         threshold = self.ruleset.bonus_threshold
         bonus = self.options.bonus_value(self.ruleset) if upper >= threshold else 0
-        pace = sum(
-            points[key] - 3 * face for face, key in enumerate(upper_keys, start=1) if key in points
+        # Against the pace that reaches the bonus exactly: three of each face where the
+        # line is 63 (RULES.md), 75/21 of each face in Maxi Yatzy, whose line is 75;
+        # rounded to a whole point, and exact once every upper row is filled.
+        filled = [(face, key) for face, key in enumerate(upper_keys, start=1) if key in points]
+        behind = sum(points[key] for _face, key in filled) * 21 - threshold * sum(
+            face for face, _key in filled
         )
+        pace = (behind + 10) // 21  # behind / 21, to the nearest whole point
         yahtzee_bonus = YAHTZEE_BONUS_POINTS * card.yahtzee_bonuses
         lower = sum(points.values()) - upper
         return Totals(

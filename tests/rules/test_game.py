@@ -193,3 +193,24 @@ def test_upper_bonus_can_be_25_in_yatzy() -> None:
         state = play_turn(state, [face] * 4 + [1 if face > 1 else 2], key)
     totals = state.totals(0)
     assert (totals.upper, totals.bonus, totals.total) == (4 + 8 + 12 + 16 + 20 + 24, 25, 109)
+
+
+def test_the_bonus_pace_is_three_of_each_face_where_the_line_is_63() -> None:
+    state = rules.new_game("yatzy", [[0]], TableOptions(upper_only=True))
+    state = play_turn(state, [4, 4, 4, 4, 1], "fours")  # 16 against 12
+    state = play_turn(state, [1, 1, 2, 3, 4], "ones")  # 2 against 3
+    assert state.totals(0).bonus_pace == +3
+
+
+def test_the_bonus_pace_of_maxi_yatzy_is_against_its_line_of_75() -> None:
+    state = rules.new_game("maxi_yatzy", [[0]], TableOptions(upper_only=True))
+    keys = rules.get_ruleset("maxi_yatzy").keys[:6]
+    counts = [4, 4, 4, 4, 3, 3]  # 4 + 8 + 12 + 16 + 15 + 18 = 73: short of 75
+    for face, (key, count) in enumerate(zip(keys, counts, strict=True), start=1):
+        other = 1 if face != 1 else 2
+        state = play_turn(state, [face] * count + [other] * (6 - count), key)
+        if face == 1:
+            assert state.totals(0).bonus_pace == 0  # 4 against 75/21 of a one
+
+    totals = state.totals(0)
+    assert (totals.upper, totals.bonus, totals.bonus_pace) == (73, 0, -2)  # was +10
