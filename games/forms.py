@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from games import rules
 from games.errors import rules_message
 from games.models import Seat
-from games.services import MAX_NAME, MAX_SEATS, SeatSpec
+from games.services import MAX_NAME, MAX_SEATS, SeatSpec, seat_name
 
 BOT_LEVEL_CHOICES = [
     ("beginner", _("Beginner")),
@@ -117,6 +117,14 @@ class NewGameForm(forms.Form):
         data["player_names"] = names
         data["bots"] = data.get("bots") or 0
         data["bot_level"] = data.get("bot_level") or "good"
+        taken = set()
+        for name in [seat_name(data["name"]), *names]:
+            if name.casefold() in taken:
+                message = gettext(
+                    "Two players cannot both be called %(name)s: no one could tell them apart."
+                )
+                raise forms.ValidationError(message % {"name": name})
+            taken.add(name.casefold())
         seats = 1 + len(names) + data["invites"] + data["bots"]
         if seats > MAX_SEATS:
             raise forms.ValidationError(

@@ -122,12 +122,19 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
         mine = game.seats.filter(token__in=viewer.tokens).first()
         if mine is not None:
             return mine
-        seat = game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).first()
+        seats = list(game.seats.all())
+        seat = next((s for s in seats if s.kind == Seat.Kind.REMOTE and s.claimed_at is None), None)
         if seat is None:
             raise ActionError(
                 _("Every seat at this table is taken: you can watch instead."),
                 code="table_full",
                 status=409,
+            )
+        if any(s.name.casefold() == name.casefold() for s in seats if s.name):
+            raise ActionError(
+                _("Someone at this table is already called %(name)s: please choose another name.")
+                % {"name": name},
+                code="name_taken",
             )
         seat.name = name
         seat.browser_id = viewer.browser_id

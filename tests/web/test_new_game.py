@@ -82,6 +82,16 @@ def test_it_asks_for_a_name(alice: Client) -> None:
     assert "This field is required." in response.content.decode()
 
 
+def test_two_players_of_one_name_are_refused(alice: Client) -> None:
+    response = alice.post("/games/new/", {**_form(), "name": "Alice", "players": "Bob\nALICE"})
+
+    assert response.status_code == 400
+    assert "Two players cannot both be called ALICE: no one could tell them apart." in (
+        response.content.decode()
+    )
+    assert not Game.objects.exists()
+
+
 def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
     response = alice.post("/games/new/", {"name": "A", "ruleset": "chess", "invites": "x"})
 

@@ -69,6 +69,19 @@ def test_a_name_is_joined_without_control_characters(
     assert Seat.objects.filter(game=lobby, name="Bob").exists()
 
 
+def test_a_name_already_at_the_table_is_refused(alice: Client, bob: Client, lobby: Game) -> None:
+    before = version(lobby)
+
+    response = join(bob, lobby, " alice ")  # the host's, in other letters
+
+    assert response.status_code == 400
+    assert "Someone at this table is already called alice: please choose another name." in (
+        response.content.decode()
+    )
+    assert version(lobby) == before and not Seat.objects.filter(game=lobby, name="alice").exists()
+    assert join(bob, lobby, "Bob").status_code == 302  # another name is welcome
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
