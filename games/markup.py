@@ -256,12 +256,14 @@ def _roll_button(can_roll: bool, rolls_left: int, language: str) -> str:
 
 @lru_cache(maxsize=512)  # a table's list changes only when someone comes or goes
 def _presence(seats: tuple[tuple[str, str, bool], ...], language: str) -> str:
-    """The presence list's lines: the remote players, connected or away, and the
-    computer players (the players at this screen are not listed). Seats are given as
-    (kind, name, connected); ``language`` keys the cache."""
+    """The presence list's lines: the players, connected or away, and the computer
+    players. The players at the host's screen are listed only at a table with friends
+    (at a table of one screen, all are there or none). Seats are given as (kind, name,
+    connected); ``language`` keys the cache."""
     lines = []
+    friends = any(kind == Seat.Kind.REMOTE for kind, _name, _connected in seats)
     for kind, name, connected in seats:
-        if kind == Seat.Kind.REMOTE:
+        if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
             state = gettext("connected") if connected else gettext("away")
             css = "online" if connected else "offline"
             lines.append(f'<li class="{css}">{escape(name)}: {state}</li>')

@@ -219,15 +219,23 @@ SPECTATORS = Spectators()
 
 
 def is_away(seat: Seat) -> bool:
-    """A remote seat whose browser has had no socket open for a while."""
-    if seat.kind != Seat.Kind.REMOTE or seat.connections > 0:
+    """A player's seat (a friend's, or one at the host's screen) whose browser has had
+    no socket open for a while. A computer player is never away."""
+    if seat.kind == Seat.Kind.BOT or seat.connections > 0:
         return False
     since = seat.away_since or seat.claimed_at
     return since is not None and timezone.now() - since >= AWAY_BEFORE_SKIP
 
 
+def host_is_away(game: Game, seats: list[Seat]) -> bool:
+    """Whether every seat at the host's screen is away: the host has gone too, and the
+    other players may skip the turn of one who has gone (nobody else would)."""
+    hosts = [s for s in seats if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser]
+    return bool(hosts) and all(is_away(s) for s in hosts)
+
+
 def seconds_until_away(game: Game) -> float | None:
-    """How long until the first remote seat of a running ``game`` that has no socket
+    """How long until the first player's seat of a running ``game`` that has no socket
     open now, and is not away yet, is away (its turn may then be skipped); ``None``
     if there is none. The seats of ``game`` must be at hand."""
     if game.status != Game.Status.PLAYING:
@@ -236,7 +244,7 @@ def seconds_until_away(game: Game) -> float | None:
     waits = [
         (since + AWAY_BEFORE_SKIP - now).total_seconds()
         for seat in game.seats.all()
-        if seat.kind == Seat.Kind.REMOTE
+        if seat.kind != Seat.Kind.BOT
         and seat.connections == 0
         and (since := seat.away_since or seat.claimed_at) is not None
     ]

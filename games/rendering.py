@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from games import markup, rules
 from games.bounded import Bounded
 from games.models import Game, Seat
-from games.presence import SPECTATORS, is_away
+from games.presence import SPECTATORS, host_is_away, is_away
 from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
@@ -65,10 +65,9 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         rolls_left=rules.MAX_ROLLS - state.roll_number,
         target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
     )
-    is_host = game.host_browser == viewer.browser_id
-    # whether the player to move may be skipped, as the view's key has it, however
-    # late this rendering comes: it changes with time alone
-    host_to_skip = _shared_key(game).host_to_skip
+    # whether the player to move may be skipped, and by whom, as the view's key has
+    # it, however late this rendering comes: it changes with time alone
+    may_skip = _may_skip(_shared_key(game), viewer)
     return markup.Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -83,7 +82,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         and len(state.held) < state.dice_count,
         can_hint=live and game.coach and not state.is_finished,
         presence=tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats),
-        can_skip=is_host and not live and host_to_skip is not None,
+        can_skip=may_skip and not live,
         can_play_again=any(s.token in viewer.tokens for s in seats),
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
@@ -268,12 +267,19 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     asks for the key of every browser at its table. (Whether the player to move has
     been away long enough to be skipped changes with time alone; a read of the game
     is kept for the notices of one version, seconds at most.)"""
-    common, token_to_move, host_to_skip, players = _shared_key(game)
+    shared = _shared_key(game)
+    token_to_move = shared.token_to_move
     live = token_to_move is not None and token_to_move in viewer.tokens
-    # the host sees more than the others only when the player to move is away, and
-    # the players more than the spectators only at the end (they may play again)
-    player = bool(players & viewer.tokens)
-    return (common, language, live, host_to_skip == viewer.browser_id, player)
+    # the host (or, with the host gone too, the players) sees more than the others only
+    # when the player to move is away, and the players more than the spectators only at
+    # the end (they may play again)
+    player = bool(shared.players & viewer.tokens)
+    return (shared.common, language, live, _may_skip(shared, viewer), player)
+
+
+def _may_skip(shared: _SharedKey, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may skip the player to move (or let the computer play)."""
+    return shared.host_to_skip == viewer.browser_id or bool(shared.skippers & viewer.tokens)
 
 
 class _SharedKey(NamedTuple):
@@ -282,6 +288,7 @@ class _SharedKey(NamedTuple):
     common: tuple  # everything the table shows them
     token_to_move: str | None
     host_to_skip: str | None  # the host's browser, if the player to move may be skipped
+    skippers: frozenset[str]  # the players' seats, if they may too: the host is away
     players: frozenset[str]  # the seats' tokens once the game is over, else none
 
 
@@ -292,6 +299,7 @@ def _shared_key(game: Game) -> _SharedKey:
         seats = list(game.seats.all())
         to_move = game.engine_state().current_player
         away = _seat_to_move_is_away(seats, to_move)
+        host_away = away and host_is_away(game, seats)
         shared = game.__dict__["_view_key"] = _SharedKey(
             (
                 game.id,
@@ -300,9 +308,13 @@ def _shared_key(game: Game) -> _SharedKey:
                 game.next_game_id,
                 tuple((s.id, s.connections > 0, s.away_since) for s in seats),
                 away,
+                host_away,
             ),
             next((s.token for s in seats if s.player_index == to_move), None),
             game.host_browser if away else None,
+            frozenset(s.token for s in seats if s.player_index is not None)
+            if host_away
+            else frozenset(),
             frozenset(s.token for s in seats)
             if game.status == Game.Status.FINISHED
             else frozenset(),

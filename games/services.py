@@ -374,23 +374,31 @@ def _check_version(game: Game, version: int) -> None:
 def _away_seat_to_move(
     code: str, viewer: Viewer, version: int, not_playing: str
 ) -> tuple[Game, engine.GameState, Seat]:
-    """For the host's actions on a player who has gone away: the locked game, its state
-    and the seat to move, once the seat is known to be away."""
+    """For the actions on a player who has gone away: the locked game, its state and
+    the seat to move, once the seat is known to be away. They are the host's; once the
+    host has gone away too, any player's, or the table could not go on."""
     from games import presence
 
     game = _locked(code)
     _check_version(game, version)
-    _check_host(game, viewer)
+    seats = list(game.seats.all())
+    is_host = game.host_browser == viewer.browser_id
+    if not is_host and not any(
+        s.token in viewer.tokens and s.player_index is not None for s in seats
+    ):
+        raise NotYourSeat(_("Only the host of this table can do that."))
     if game.status != Game.Status.PLAYING:
         raise ActionError(not_playing, status=409)
     state = game.engine_state()
-    seat = game.seats.get(player_index=state.current_player)
+    seat = next(s for s in seats if s.player_index == state.current_player)
     if not presence.is_away(seat):
         raise ActionError(
             gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
             code="not_away",
             status=409,
         )
+    if not is_host and not presence.host_is_away(game, seats):
+        raise NotYourSeat(_("The host is at the table: only the host can do that."))
     return game, state, seat
 
 

@@ -173,6 +173,47 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
 
 
+def test_with_the_host_gone_too_a_friend_may_skip_the_player_to_move(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    # Alice is the host and to move, and has closed her page: only Bob can go on.
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+    assert "Skip Alice" not in bob.get(f"/g/{lobby.code}/").content.decode()  # not gone yet
+
+    Seat.objects.filter(name="Alice").update(away_since=timezone.now() - timedelta(minutes=1))
+    page = bob.get(f"/g/{lobby.code}/").content.decode()
+    assert '<li class="offline">Alice: away</li>' in page and "Skip Alice's turn" in page
+    bob.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
+
+    state = fresh(lobby).engine_state()
+    assert state.current_player == 1
+    assert state.scorecards[0].entries == (("ones", 0),)
+
+
+def test_while_the_host_is_there_only_she_may_skip(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    carol, watcher = Client(), Client()
+    game = create_game(alice, invites="2")
+    join(bob, game, "Bob")
+    join(carol, game, "Carol")
+    bobs_turn(alice, bob, game)  # Bob's turn; he has gone, Alice is at her page
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    Seat.objects.filter(name="Alice").update(connections=1)
+    before = fresh(game)
+
+    by_carol = carol.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
+    by_watcher = watcher.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
+
+    assert "The host is at the table: only the host can do that." in by_carol.content.decode()
+    assert "Only the host of this table can do that." in by_watcher.content.decode()
+    assert by_carol.status_code == by_watcher.status_code == 403
+    assert "Skip Bob" not in carol.get(f"/g/{game.code}/").content.decode()
+    after = fresh(game)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
 @pytest.mark.parametrize(
     ("method", "path", "data"),
     [

@@ -289,11 +289,18 @@ def test_the_presence_list_names_who_is_connected_away_or_a_computer(
     in_finnish = presence_list(alice, game)
 
     assert listed == [
+        '<li class="offline">Alice: away</li>',  # the host, whose page has no socket here
         '<li class="offline">&lt;b&gt;Bob&lt;/b&gt;: away</li>',
         '<li class="online">Carol: connected</li>',
         '<li class="bot">Computer 1 (Good): computer player</li>',
     ]
-    assert in_finnish[1] == '<li class="online">Carol: paikalla</li>' and len(in_finnish) == 3
+    assert in_finnish[2] == '<li class="online">Carol: paikalla</li>' and len(in_finnish) == 4
+
+
+def test_a_table_of_one_screen_lists_no_one_there(alice: Client) -> None:
+    game = create_game(alice, players="Bob")
+
+    assert presence_list(alice, game) == []  # all are at it, or none
 
 
 def presence_list(client: Client, game: Game) -> list[str]:
