@@ -454,8 +454,16 @@ def _play(
             new_state = act(state, seat.player_index)
         except engine.RulesError as error:
             raise from_rules(error) from None
+        if seat.connections == 0:  # a page without a socket (no JavaScript) that plays
+            _seen_now(seat)  # is at the table: not to be skipped as gone
         _save_state(game, state, new_state, kind, seat)
     return game
+
+
+def _seen_now(seat: Seat) -> None:
+    """Count ``seat``'s player away from now only: its browser has just acted."""
+    seat.away_since = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(away_since=seat.away_since)
 
 
 def _save_state(

@@ -173,6 +173,21 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
 
 
+def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_play(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    # Bob's browser runs no JavaScript: no socket says he is there, his moves do.
+    bobs_turn(alice, bob, lobby)
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+
+    bob.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
+    skip = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
+
+    assert skip.status_code == 409
+    assert "Bob is at the table: wait for their move." in skip.content.decode()
+    assert fresh(lobby).engine_state().roll_number == 1  # his turn goes on
+
+
 def test_with_the_host_gone_too_a_friend_may_skip_the_player_to_move(
     alice: Client, bob: Client, lobby: Game
 ) -> None:
