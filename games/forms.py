@@ -113,7 +113,11 @@ class NewGameForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        names = [line.strip()[:MAX_NAME] for line in data["players"].splitlines() if line.strip()]
+        if not seat_name(data["name"]):
+            self.add_error("name", gettext("Please tell the table your name."))
+            return data
+        names = [seat_name(line) for line in data["players"].splitlines()]
+        names = [name for name in names if name]
         data["player_names"] = names
         data["bots"] = data.get("bots") or 0
         data["bot_level"] = data.get("bot_level") or "good"

@@ -102,8 +102,10 @@ def local_tokens(game: Game, viewer: Viewer) -> list[str]:
 
 def seat_name(name: str) -> str:
     """A name as the table shows it: no control characters (PostgreSQL stores no NUL,
-    and none shows), no spaces around it, at most ``MAX_NAME`` long."""
-    return "".join(c for c in name if unicodedata.category(c) != "Cc").strip()[:MAX_NAME]
+    and none shows), no spaces around it, at most ``MAX_NAME`` long; empty if nothing
+    of it would show (spaces and invisible characters only, as a zero-width space)."""
+    name = "".join(c for c in name if unicodedata.category(c) != "Cc").strip()[:MAX_NAME]
+    return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
 
 
 def join(code: str, viewer: Viewer, name: str) -> Seat:

@@ -82,6 +82,22 @@ def test_it_asks_for_a_name(alice: Client) -> None:
     assert "This field is required." in response.content.decode()
 
 
+def test_a_name_of_nothing_visible_is_asked_for_again(alice: Client) -> None:
+    # Control characters are taken out of names, a zero-width space shows nothing.
+    for name in ("\x01", "\u200b ", " \x02\u200b"):
+        response = alice.post("/games/new/", {**_form(), "name": name})
+
+        assert response.status_code == 400
+        assert "Please tell the table your name." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_lines_of_nothing_visible_seat_no_one(alice: Client) -> None:
+    game = create_game(alice, players="\x02\nBob\n\u200b")
+
+    assert [s.name for s in game.seats.all()] == ["Alice", "Bob"]
+
+
 def test_two_players_of_one_name_are_refused(alice: Client) -> None:
     response = alice.post("/games/new/", {**_form(), "name": "Alice", "players": "Bob\nALICE"})
 

@@ -82,6 +82,13 @@ def test_a_name_already_at_the_table_is_refused(alice: Client, bob: Client, lobb
     assert join(bob, lobby, "Bob").status_code == 302  # another name is welcome
 
 
+def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
+    response = join(bob, lobby, "\u200b\x01")
+
+    assert "Please tell the table your name." in response.content.decode()
+    assert not Seat.objects.filter(game=lobby, claimed_at__isnull=False).exclude(name="Alice")
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
