@@ -327,15 +327,23 @@ def play_again(code: str, viewer: Viewer) -> Game:
 
 
 def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
-    """Tokens of the seats this browser holds at ``game`` that its session lacks
-    (a next game's seats, made for the same browsers)."""
-    if not viewer.browser_id:
-        return []
-    return [
+    """Tokens of the seats this browser holds at ``game`` that its session lacks: a
+    next game's seats, made for the browsers that took them first, and for a browser
+    that held them at the game before (a player who went on on another device by the
+    seat's personal link)."""
+    seats = list(game.seats.all())
+    mine = [
         seat.token
-        for seat in game.seats.all()
-        if seat.browser_id == viewer.browser_id and seat.token not in viewer.tokens
+        for seat in seats
+        if viewer.browser_id
+        and seat.browser_id == viewer.browser_id
+        and seat.token not in viewer.tokens
     ]
+    if mine or not viewer.tokens or any(seat.token in viewer.tokens for seat in seats):
+        return mine  # (a player known here asks nothing more of the database)
+    before = Seat.objects.filter(game__next_game=game, token__in=viewer.tokens)
+    positions = set(before.values_list("position", flat=True))
+    return [seat.token for seat in seats if seat.position in positions]
 
 
 def controlled_positions(game: Game, viewer: Viewer) -> set[int]:

@@ -138,3 +138,33 @@ def test_the_rules_package_imports_no_django() -> None:
 
     code = "import sys, games.rules; sys.exit(any(m.startswith('django') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_the_next_game_keeps_a_seat_for_the_device_its_player_went_on_with(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    # Bob joined on his laptop and went on on his phone, by his seat's personal link.
+    game = create_game(alice, invites="1", upper_only="on")
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    phone = Client()
+    phone.get(f"/g/{game.code}/seat/{game.seats.get(name='Bob').token}/")
+    players = {0: alice, 1: phone}
+    while fresh(game).status != Game.Status.FINISHED:
+        client = players[fresh(game).engine_state().current_player]
+        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+        category = fresh(game).engine_state().open_categories()[0]
+        data = {"version": version(game), "category": category, "confirm": "1"}
+        client.post(f"/g/{game.code}/score/", data, **HTMX)
+
+    following = phone.post(f"/g/{game.code}/again/")["Location"]
+    phone.get(following)  # follows the old table there
+    alice.post(f"{following}roll/", {"version": version(fresh(game).next_game)}, **HTMX)
+    category = fresh(game).next_game.engine_state().open_categories()[0]
+    data = {"version": version(fresh(game).next_game), "category": category, "confirm": "1"}
+    alice.post(f"{following}score/", data, **HTMX)
+
+    response = phone.post(f"{following}roll/", {"version": version(fresh(game).next_game)}, **HTMX)
+
+    assert response.status_code == 200, response.content.decode()[:300]
+    assert fresh(game).next_game.engine_state().roll_number == 1
