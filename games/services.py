@@ -153,7 +153,9 @@ def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
         _check_version(game, version)
         _check_host(game, viewer)
         if game.status != Game.Status.LOBBY:
-            raise ActionError(_("Seats can only be removed before the game starts."))
+            raise ActionError(
+                _("Seats can only be removed before the game starts."), code="started", status=409
+            )
         seat = game.seats.filter(position=position).first()
         if seat is None:
             raise ActionError(_("There is no such seat at this table."), code="no_seat")

@@ -155,10 +155,17 @@ def _table_with(request: HttpRequest, code: str, error: ActionError) -> HttpResp
 
 
 def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:
+    """The lobby with the refusal on it; the table, if the game has started meanwhile
+    (a second click on Start, another tab): there is no lobby to show any more."""
     try:
         game = services.get_game(code)
     except ActionError:
         return error_page(request, error)
+    if game.status != Game.Status.LOBBY:
+        if request.htmx:  # the lobby's own part asked: the whole page goes to the table
+            return _htmx_redirect(request, reverse("table", args=[code]))
+        viewer = viewer_of(request)
+        return table_response(request, game, viewer, status=error.status, message=error.message)
     context = lobby_context(game, viewer_of(request), request)
     context["message"] = error.message
     template = "games/lobby.html#lobby" if request.htmx else "games/lobby.html"

@@ -89,6 +89,33 @@ def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) 
     assert not Seat.objects.filter(game=lobby, claimed_at__isnull=False).exclude(name="Alice")
 
 
+def test_start_clicked_twice_shows_the_table_not_a_lobby(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    join(bob, lobby, "Bob")
+    page_version = version(lobby)
+    alice.post(f"/g/{lobby.code}/start/", {"version": page_version})
+    started = fresh(lobby)
+
+    again = alice.post(f"/g/{lobby.code}/start/", {"version": page_version})
+    by_htmx = alice.post(f"/g/{lobby.code}/start/", {"version": page_version}, **HTMX)
+    remove = alice.post(f"/g/{lobby.code}/seats/1/remove/", {"version": version(lobby)})
+
+    page = again.content.decode()
+    assert again.status_code == 409 and 'id="table"' in page and "Waiting for players" not in page
+    assert "The table has changed since your page was drawn" in page
+    assert (by_htmx.status_code, by_htmx["HX-Redirect"]) == (204, f"/g/{lobby.code}/")
+    assert remove.status_code == 409
+    assert "Seats can only be removed before the game starts." in remove.content.decode()
+    assert 'id="table"' in remove.content.decode()
+    after = fresh(lobby)
+    assert (after.version, after.state, after.seats.count()) == (
+        started.version,
+        started.state,
+        2,
+    )
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
