@@ -91,6 +91,8 @@ class Seat(models.Model):
     # Presence: open sockets of the browser holding this seat, and since when it has none.
     connections = models.IntegerField(default=0)
     away_since = models.DateTimeField(null=True, blank=True)
+    # The token of the player whose seat a computer player took over: theirs to take back.
+    handed_from = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -171,6 +173,7 @@ class GameEvent(models.Model):
         REMOVE = "remove"
         AGAIN = "again"
         HANDOVER = "handover"  # a seat given to a computer player
+        TAKEBACK = "takeback"  # and taken back by its player
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

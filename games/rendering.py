@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import markup, rules
+from games import markup, rules, services
 from games.bounded import Bounded
 from games.models import Game, Seat
 from games.presence import SPECTATORS, host_is_away, is_away
@@ -117,6 +117,8 @@ def table_page(
         "ruleset_name": view.turn.ruleset_name,
         # safe: the table's markup, with the spectators' line (markup too) filled in
         "table": mark_safe(_with_watching(game, html)),
+        "handed_over": [seat.name for seat in services.handed_over(game, viewer)],
+        "take_back_url": reverse("take_back", args=[game.code]),
     }
 
 

@@ -243,11 +243,43 @@ def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "good") ->
         seat.kind = Seat.Kind.BOT
         seat.bot_level = level
         seat.browser_id = ""
+        seat.handed_from = seat.token
         seat.token = new_seat_token()
-        seat.save(update_fields=["kind", "bot_level", "browser_id", "token"])
+        seat.save(update_fields=["kind", "bot_level", "browser_id", "handed_from", "token"])
         _bump(game, GameEvent.Kind.HANDOVER, seat, {"level": level})
         _wake_bot(game, state)
     return game
+
+
+def take_back(code: str, viewer: Viewer) -> Game:
+    """A player whose seat was handed to a computer player while they were away takes
+    it back. No version: the computer moves on while the page offering it is open."""
+    with transaction.atomic():
+        game = _locked(code)
+        seat = game.seats.filter(kind=Seat.Kind.BOT, handed_from__in=viewer.tokens).first()
+        if seat is None:
+            raise NotYourSeat(_("No seat at this table was handed over from this browser."))
+        if game.status != Game.Status.PLAYING:
+            raise ActionError(_("The game is over."), code="not_playing", status=409)
+        seat.kind = Seat.Kind.REMOTE
+        seat.bot_level = ""
+        seat.token, seat.handed_from = seat.handed_from, ""
+        seat.browser_id = viewer.browser_id
+        seat.away_since = timezone.now()  # until its page's socket says otherwise
+        seat.save(
+            update_fields=["kind", "bot_level", "token", "handed_from", "browser_id", "away_since"]
+        )
+        _bump(game, GameEvent.Kind.TAKEBACK, seat, {})
+    return game
+
+
+def handed_over(game: Game, viewer: Viewer) -> list[Seat]:
+    """The seats of ``game`` a computer plays that ``viewer`` may take back."""
+    return [
+        seat
+        for seat in game.seats.all()
+        if seat.kind == Seat.Kind.BOT and seat.handed_from and seat.handed_from in viewer.tokens
+    ]
 
 
 def bot_move(code: str, version: int, rng_for_bot=None) -> bool:
@@ -461,7 +493,11 @@ def _play(
         # check and the table the mover gets back.
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
-            raise NotYourSeat(gettext("It is %(name)s's turn, not yours.") % {"name": seat.name})
+            if seat.kind == Seat.Kind.BOT:  # a player's seat, handed over, says so too
+                message = gettext("A computer player plays %(name)s's turn.")
+            else:
+                message = gettext("It is %(name)s's turn, not yours.")
+            raise NotYourSeat(message % {"name": seat.name})
         try:
             new_state = act(state, seat.player_index)
         except engine.RulesError as error:

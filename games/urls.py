@@ -20,6 +20,7 @@ urlpatterns = [
     path("g/<str:code>/seats/<int:position>/remove/", room.remove_seat, name="remove_seat"),
     path("g/<str:code>/skip/", room.skip_turn, name="skip_turn"),
     path("g/<str:code>/handover/", room.hand_to_bot, name="hand_to_bot"),
+    path("g/<str:code>/takeback/", room.take_back, name="take_back"),
     path("g/<str:code>/hint/", table.hint, name="hint"),
     path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
     path("g/<str:code>/review/", history.review, name="review"),

@@ -129,6 +129,15 @@ def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
     return _htmx_redirect(request, reverse("table", args=[code]))
 
 
+@require_POST
+def take_back(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.take_back(code, viewer_of(request))
+    except ActionError as error:
+        return _table_with(request, code, error)
+    return _htmx_redirect(request, reverse("table", args=[code]))
+
+
 @require_GET
 def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
     try:

@@ -179,6 +179,45 @@ def test_the_host_hands_an_away_player_to_the_computer(
     assert fresh(game).status == Game.Status.FINISHED
 
 
+def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
+    alice: Client, bob: Client, dice: object, bot_choices: None
+) -> None:
+    game = create_game(alice, invites="1")
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
+    )
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
+    services.bot_move(game.code, fresh(game).version)  # the computer rolls for Bob
+    watcher = Client()
+
+    page = bob.get(f"/g/{game.code}/").content.decode()
+    assert "While you were away, the host let a computer player play for Bob." in page
+    assert "Take Bob's seat back" in page
+    assert "Take" not in alice.get(f"/g/{game.code}/").content.decode()  # hers is hers
+    played = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    assert "A computer player plays Bob&#x27;s turn." in played.content.decode()
+    refused = watcher.post(f"/g/{game.code}/takeback/", **HTMX)
+    assert refused.status_code == 403
+    assert "No seat at this table was handed over from this browser." in refused.content.decode()
+
+    taken = bob.post(f"/g/{game.code}/takeback/")
+
+    assert taken.status_code == 302
+    seat = Seat.objects.get(name="Bob")
+    assert (seat.kind, seat.bot_level, seat.handed_from) == ("remote", "", "")
+    before = fresh(game)
+    assert not services.bot_move(game.code, before.version)  # the computer has stopped
+    assert fresh(game).version == before.version
+    rolls = before.engine_state().roll_number
+    bob.post(f"/g/{game.code}/roll/", {"version": version(game)})  # and Bob plays on
+    assert fresh(game).engine_state().roll_number == rolls + 1
+    assert "Take Bob" not in bob.get(f"/g/{game.code}/").content.decode()
+
+
 def test_a_page_load_wakes_a_bot_whose_step_was_lost(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, settings
 ) -> None:
