@@ -17,6 +17,7 @@ from games import bots, replay, rules, services
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec, Viewer
 from tests.conftest import create_game, fresh, version
+from tests.web.test_room import bobs_turn
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HOST = Viewer("host-browser")
@@ -182,14 +183,8 @@ def test_the_host_hands_an_away_player_to_the_computer(
 def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     alice: Client, bob: Client, dice: object, bot_choices: None
 ) -> None:
-    game = create_game(alice, invites="1")
-    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
-    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
-    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
-    alice.post(
-        f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
-    )
     alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
     services.bot_move(game.code, fresh(game).version)  # the computer rolls for Bob
     watcher = Client()
