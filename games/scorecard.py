@@ -70,14 +70,16 @@ class Layout:
 
 
 def _layout(state: rules.GameState) -> Layout:
-    return _layout_of(state.ruleset_key, state.options.upper_only)
+    options = state.options
+    return _layout_of(state.ruleset_key, options.upper_only, options.yahtzee_bonus)
 
 
-@cache  # three rule sets, with and without the lower section
-def _layout_of(ruleset_key: str, upper_only: bool) -> Layout:
+@cache  # three rule sets, with and without the lower section and the Yahtzee bonus
+def _layout_of(ruleset_key: str, upper_only: bool, yahtzee_bonus: bool) -> Layout:
     ruleset = rules.get_ruleset(ruleset_key)
     categories = ruleset.upper_categories if upper_only else ruleset.categories
-    return Layout(categories, ruleset.yahtzee_rules and not upper_only)
+    # no row for a bonus the table plays without (RULES.md 2.2: an option)
+    return Layout(categories, ruleset.yahtzee_rules and not upper_only and yahtzee_bonus)
 
 
 def _turn_of(state: rules.GameState, options: dict[str, int], live: bool, declaring: bool) -> Turn:

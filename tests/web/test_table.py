@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, ScoreEntry
-from tests.conftest import create_game, fresh, version
+from tests.conftest import NEW_GAME, create_game, fresh, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -333,3 +333,14 @@ def test_the_roll_button_counts_the_rolls_left_and_is_off_when_none_are(
 def roll_button(client: Client, game: Game) -> str:
     page = client.get(f"/g/{game.code}/").content.decode()
     return re.search(r'<button type="submit" id="roll-button".*?</button>', page, re.S).group(0)
+
+
+def test_the_yahtzee_bonus_row_is_there_only_where_the_table_plays_it(alice: Client) -> None:
+    with_bonus = create_game(alice, ruleset="yahtzee")
+    fields = {key: value for key, value in NEW_GAME.items() if key != "yahtzee_bonus"}
+    response = alice.post("/games/new/", {**fields, "ruleset": "yahtzee"})  # box unticked
+    without = Game.objects.get(code=response["Location"].split("/")[2])
+
+    assert not without.engine_state().options.yahtzee_bonus
+    assert 'scope="row">Yahtzee bonus</th>' in alice.get(f"/g/{with_bonus.code}/").content.decode()
+    assert "Yahtzee bonus</th>" not in alice.get(f"/g/{without.code}/").content.decode()
