@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -106,8 +107,13 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
             for rank, i, total in game.engine_state().ranking()
         ],
     }
-    template = "games/review.html#stepper" if request.htmx else "games/review.html"
-    return render(request, template, context)
+    # A step's address is pushed into the browser's history: going back to one htmx
+    # no longer has asks for the whole page, and the browser's cache keeps the two apart.
+    stepping = request.htmx and not request.htmx.history_restore_request
+    template = "games/review.html#stepper" if stepping else "games/review.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 def _describe(step, names: dict[int, str]) -> str:

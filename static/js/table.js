@@ -173,6 +173,31 @@
     return true;
   }
 
+  // After a move the control that had keyboard focus is often gone (a score button,
+  // once scored): htmx finds no control of its id and focus falls to the page's top.
+  // It goes instead to the next thing to do at the table: the roll, if this browser
+  // may roll (the next player at a shared screen), else the turn banner.
+  var focusInTable = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var focused = document.activeElement;
+    focusInTable = !!(focused && focused.closest && focused.closest("#table"));
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!focusInTable) return;
+    focusInTable = false;
+    var focused = document.activeElement;
+    if (focused && focused !== document.body && document.contains(focused)) return;
+    var roll = document.getElementById("roll-button");
+    var next = roll && !roll.disabled ? roll : document.getElementById("turn");
+    if (!next) return;
+    if (next === roll) {
+      next.focus({ preventScroll: true });
+    } else {
+      next.setAttribute("tabindex", "-1");
+      next.focus({ preventScroll: true });
+    }
+  });
+
   // A table pushed over the WebSocket replaces the one on screen, and with it the
   // control that had keyboard focus (htmx keeps focus by id for its own answers, not for
   // pushes): give focus back to the control with the same id in the new table.

@@ -29,6 +29,8 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     for turn in range(30):
         player = "Alice" if turn % 2 == 0 else "Bob"
         expect(page.get_by_role("status")).to_contain_text(f"Your turn, {player}.")
+        if turn == 1:  # Alice scored by keyboard: the next player's roll has the focus
+            expect(page.get_by_role("button", name="Roll")).to_be_focused()
         page.get_by_role("button", name="Roll").click()
         if turn == 0:
             first = page.get_by_role("button", name=re.compile(r"^Die 1: \d$"))
@@ -37,6 +39,10 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
             page.get_by_role("button", name="Roll").click()
             expect(page.get_by_role("button", name="Roll")).to_contain_text("1 roll left")
             screenshot(page, "hot-seat-desktop")
+            expect(page.locator(".htmx-request")).to_have_count(0)
+            page.locator(".score-option:not(.zero)").first.focus()  # Chance scores always
+            page.keyboard.press("Enter")
+            continue
         score_first_option(page)
 
     expect(page.get_by_role("status")).to_contain_text("Game over")
@@ -57,8 +63,15 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     expect(page.get_by_role("heading", name=re.compile("^Review"))).to_be_visible()
     page.get_by_role("link", name="Start").click()
     expect(page.get_by_text("Step 0 of")).to_be_visible()
-    page.get_by_role("link", name="Next").click()
+    page.get_by_role("link", name="Next").focus()
+    page.keyboard.press("Enter")
     expect(page.locator(".step-text")).to_contain_text("Alice rolls")
+    expect(page.get_by_role("link", name="Next")).to_be_focused()  # to step on by keyboard
+    expect(page).to_have_url(re.compile(r"/review/\?step=1$"))  # a step has its address
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Step 2 of")).to_be_visible()
+    page.go_back()
+    expect(page.get_by_text("Step 1 of")).to_be_visible()
     screenshot(page, "review")
 
     # On a phone, no page of it scrolls sideways: a wide table scrolls in its place.

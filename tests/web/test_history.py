@@ -97,6 +97,18 @@ def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: 
     assert "scores" in last
 
 
+def test_a_review_step_is_a_page_of_its_own_when_history_goes_back_to_it(
+    alice: Client, finished: Game
+) -> None:
+    url = f"/g/{finished.code}/review/?step=3"
+    stepping = alice.get(url, **HTMX)
+    restoring = alice.get(url, HTTP_HX_HISTORY_RESTORE_REQUEST="true", **HTMX)
+
+    assert "<html" not in stepping.content.decode()  # the stepper alone
+    assert "<html" in restoring.content.decode() and 'id="stepper"' in restoring.content.decode()
+    assert "HX-Request" in stepping["Vary"]  # not one for the other in the browser's cache
+
+
 def test_the_review_of_a_running_game_waits_for_the_end(alice: Client, dice: object) -> None:
     game = create_game(alice)
 
