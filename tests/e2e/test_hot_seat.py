@@ -63,6 +63,7 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     expect(page.get_by_role("heading", name=re.compile("^Review"))).to_be_visible()
     page.get_by_role("link", name="Start").click()
     expect(page.get_by_text("Step 0 of")).to_be_visible()
+    expect(page.locator(".htmx-request")).to_have_count(0)  # Start's stepper is in
     page.get_by_role("link", name="Next").focus()
     page.keyboard.press("Enter")
     expect(page.locator(".step-text")).to_contain_text("Alice rolls")
