@@ -38,6 +38,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     game_id: int | None = None
     sent_version = -1
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
+    page = ""  # the table page's id; none for the lobby page
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """As Channels' consumer: messages from the browser and from the channel layer,
@@ -153,7 +154,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.seats:
             shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
-            html = render_live(shown, self.viewer)
+            html = render_live(shown, self.viewer, not self.page)
         return html, game.version, presence.seconds_until_away(game)
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
@@ -162,7 +163,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = SNAPSHOTS.peek(self.game_id, self.code, stamp)
         if game is None:
             return None
-        html = cached_live(game, self.viewer, self.language)
+        html = cached_live(game, self.viewer, self.language, not self.page)
         return None if html is None else (html, game.version)
 
     def _render(self, stamp: str | None) -> tuple[str, int]:
@@ -170,7 +171,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if game is None:
             return "", -1
         with translation.override(self.language):
-            return render_live(game, self.viewer), game.version
+            return render_live(game, self.viewer, not self.page), game.version
 
 
 _told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector

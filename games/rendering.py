@@ -173,17 +173,19 @@ _LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
 _TABLE_TAG = '<section id="table"'
 
 
-def render_live(game: Game, viewer: Viewer) -> str:
+def render_live(game: Game, viewer: Viewer, lobby_page: bool = True) -> str:
     """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
 
     A lobby that has started, or a finished table with a next game, carries
-    ``data-redirect`` so the browser follows to where the players are.
+    ``data-redirect`` so the browser follows to where the players are. A socket of a
+    table page (not ``lobby_page``) is not sent what only the lobby page has a place
+    for (htmx would log each push's part without a place as an error).
     """
     if game.status == Game.Status.LOBBY:
         context = lobby_context(game, viewer)
         context["oob"] = True
         return render_to_string("games/lobby.html#lobby", context)
-    return _live(game, table_partial(game, viewer))
+    return _live(game, table_partial(game, viewer), lobby_page)
 
 
 def warm(game: Game) -> None:
@@ -204,7 +206,7 @@ def warm(game: Game) -> None:
         table_partial(game, viewer)
 
 
-def cached_live(game: Game, viewer: Viewer, language: str) -> str | None:
+def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool = True) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
     the database nor a rendering: the table is in the cache and the game's seats are at
     hand. Safe to call on the event loop; ``None`` means render it (``render_live``).
@@ -213,7 +215,7 @@ def cached_live(game: Game, viewer: Viewer, language: str) -> str | None:
     that see the same table share one string, made once (and hashed once)."""
     if game.status == Game.Status.LOBBY or not seats_at_hand(game):
         return None
-    key = (_view_key(game, viewer, language), spectators(game))
+    key = (_view_key(game, viewer, language), spectators(game), lobby_page)
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)
     if html is None:
@@ -221,7 +223,7 @@ def cached_live(game: Game, viewer: Viewer, language: str) -> str | None:
         if table is None:
             return None
         with translation.override(language):
-            html = pushes[key] = _live(game, _with_watching(game, table))
+            html = pushes[key] = _live(game, _with_watching(game, table), lobby_page)
     return html
 
 
@@ -235,8 +237,10 @@ def _with_watching(game: Game, html: str) -> str:
     return html.replace(markup.WATCHING_MARK, markup.watching(spectators(game)), 1)
 
 
-def _live(game: Game, html: str) -> str:
+def _live(game: Game, html: str, lobby_page: bool = True) -> str:
     html = html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
+    if not lobby_page:
+        return html
     # A browser still on the lobby page has no table to swap: send it to the table.
     table_url = table_urls(game.code)["table"]
     return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import consumers, presence
+from games import broadcast, consumers, presence
 from games.models import Game
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn
@@ -264,6 +264,32 @@ async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_awa
     await guest.disconnect()
 
     await offered_to_skip_bob_later(host)
+
+
+async def test_a_table_page_is_not_pushed_the_lobby_pages_redirect(
+    alice: Client, dice: object
+) -> None:
+    # The lobby page follows the game to its table by a part the table page has no
+    # place for: htmx logged every push of it there as an error.
+    game = await sync_to_async(create_game)(alice)
+    on_table = WebsocketCommunicator(
+        application,
+        f"/ws/g/{game.code}/{broadcast.new_page_id()}/",
+        headers=socket(game.code, alice).scope["headers"],
+    )
+    await on_table.connect()
+    on_lobby = await joined(game.code, alice)
+    _, first = await next_version(on_table)
+    await settled(on_table, on_lobby)
+
+    await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))
+    _, pushed = await next_version(on_table)
+    _, to_lobby = await next_version(on_lobby)
+
+    assert 'id="lobby"' not in first and 'id="lobby"' not in pushed
+    assert f'<div id="lobby" hx-swap-oob="true" data-redirect="/g/{game.code}/">' in to_lobby
+    await on_table.disconnect()
+    await on_lobby.disconnect()
 
 
 async def test_sockets_that_ask_for_the_same_notice_at_once_get_one() -> None:
