@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import markup, rules, services
 from games.bounded import Bounded
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS, host_is_away, is_away
 from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
@@ -156,8 +156,14 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
     join_path = reverse("join", args=[game.code])
     seats = list(game.seats.all())
     mine = [seat for seat in seats if seat.token in viewer.tokens]
+    removed = (
+        not mine
+        and bool(viewer.browser_id)
+        and game.events.filter(kind=GameEvent.Kind.REMOVE, data__browser=viewer.browser_id).exists()
+    )
     return {
         "game": game,
+        "removed": removed,  # the host took this browser's seat away
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
         "seats": [(seat, seat_label(seat)) for seat in seats],
         "is_host": game.host_browser == viewer.browser_id,

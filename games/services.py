@@ -162,7 +162,10 @@ def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
         if game.seats.count() == 1:
             raise ActionError(_("A table needs at least one seat."), code="last_seat")
         seat.delete()
-        _bump(game, GameEvent.Kind.REMOVE, None, {"position": position})
+        removed = {"position": position}
+        if seat.browser_id:  # a friend's: their lobby page tells them (lobby_context)
+            removed["browser"] = seat.browser_id
+        _bump(game, GameEvent.Kind.REMOVE, None, removed)
     return game
 
 

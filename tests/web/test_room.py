@@ -116,6 +116,20 @@ def test_start_clicked_twice_shows_the_table_not_a_lobby(
     )
 
 
+def test_a_friend_the_host_removed_is_told_so(alice: Client, bob: Client, lobby: Game) -> None:
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/seats/1/remove/", {"version": version(lobby)})
+
+    page = bob.get(f"/g/{lobby.code}/lobby/").content.decode()
+
+    assert "The host took your seat away." in page
+    assert (
+        "The host took your seat away."
+        not in Client().get(f"/g/{lobby.code}/lobby/").content.decode()
+    )
+    assert "The host took" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
