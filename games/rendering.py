@@ -152,6 +152,34 @@ def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
     return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
 
 
+def options_text(game: Game) -> str:
+    """The table options a game was played with beyond its rule set's own, in words
+    ("Upper section only, Forced order"); empty for none."""
+    options = game.table_options
+    chosen = [
+        (options.upper_only, gettext("Upper section only")),
+        (options.forced_order, gettext("Forced order")),
+        (options.declared_target, gettext("Declared target")),
+        (options.auto_first_roll, gettext("Automatic first roll")),
+        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
+        (not options.yahtzee_bonus, gettext("No Yahtzee bonus")),
+        (any(seat.team is not None for seat in game.seats.all()), gettext("Teams")),
+    ]
+    return ", ".join(text for on, text in chosen if on)
+
+
+def host_name(game: Game) -> str:
+    """The name of the host's first seat (at the host's screen), or empty."""
+    return next(
+        (
+            s.name
+            for s in game.seats.all()
+            if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser
+        ),
+        "",
+    )
+
+
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
     seats = list(game.seats.all())

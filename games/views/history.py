@@ -15,7 +15,7 @@ from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import Game
-from games.rendering import RULESET_NAMES, seat_names
+from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
 from games.views.access import error_page, require_GET, viewer_of
@@ -63,6 +63,7 @@ def _summary(game: Game) -> dict:
     return {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "options": options_text(game),
         "players": [
             {"name": columns[index], "total": total, "winner": rank == 1}
             for rank, index, total in sorted(ranking, key=lambda r: r[1])

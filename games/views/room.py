@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games import services
 from games.errors import ActionError, GameNotFound
 from games.models import Game
-from games.rendering import lobby_context
+from games.rendering import RULESET_NAMES, host_name, lobby_context, options_text
 from games.viewer import remember_seats
 from games.views.access import (
     allow,
@@ -58,6 +58,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
     context = {
         "game": game,
+        "host": host_name(game),
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "options": options_text(game),
         "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
         "name": request.POST.get("name", ""),
     }

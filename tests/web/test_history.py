@@ -109,6 +109,14 @@ def test_a_review_step_is_a_page_of_its_own_when_history_goes_back_to_it(
     assert "HX-Request" in stepping["Vary"]  # not one for the other in the browser's cache
 
 
+def test_the_history_names_the_options_a_game_was_played_with(
+    alice: Client, finished: Game
+) -> None:
+    page = alice.get("/history/").content.decode()
+
+    assert "Scandinavian Yatzy<br><small>Upper section only</small>" in page
+
+
 def test_the_review_of_a_running_game_waits_for_the_end(alice: Client, dice: object) -> None:
     game = create_game(alice)
 

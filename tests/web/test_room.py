@@ -130,6 +130,15 @@ def test_a_friend_the_host_removed_is_told_so(alice: Client, bob: Client, lobby:
     assert "The host took" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
 
 
+def test_the_invite_says_whose_game_and_what_it_is(alice: Client, bob: Client) -> None:
+    game = create_game(alice, invites="1", ruleset="yahtzee", forced_order="on")
+
+    page = bob.get(f"/g/{game.code}/join/").content.decode()
+
+    assert "Alice invites you to a game of American Yahtzee." in page
+    assert "<small>Forced order</small>" in page
+
+
 def test_a_full_table_offers_to_watch(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     carol = Client()
