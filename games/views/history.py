@@ -28,8 +28,11 @@ def history(request: HttpRequest) -> HttpResponse:
     viewer = viewer_of(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
-    if tab == "mine":
-        games = games.filter(seats__browser_id=viewer.browser_id)
+    if tab == "mine":  # the seats this browser took, and those it went on with by link
+        mine = Q(seats__token__in=viewer.tokens)
+        if viewer.browser_id:  # (computer players' seats have no browser)
+            mine |= Q(seats__browser_id=viewer.browser_id)
+        games = games.filter(mine)
     else:
         games = games.filter(public=True)
     ruleset = request.GET.get("rules", "")

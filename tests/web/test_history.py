@@ -185,6 +185,8 @@ def test_the_next_game_keeps_a_seat_for_the_device_its_player_went_on_with(
     alice.post(f"{following}score/", data, **HTMX)
 
     response = phone.post(f"{following}roll/", {"version": version(fresh(game).next_game)}, **HTMX)
+    mine = phone.get("/history/").content.decode()
+    assert f'href="/g/{game.code}/review/"' in mine  # its game, played by the seat's link
 
     assert response.status_code == 200, response.content.decode()[:300]
     assert fresh(game).next_game.engine_state().roll_number == 1
