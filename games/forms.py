@@ -113,7 +113,8 @@ class NewGameForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        if not seat_name(data["name"]):
+        host = seat_name(data["name"])
+        if not host:
             self.add_error("name", gettext("Please tell the table your name."))
             return data
         names = [seat_name(line) for line in data["players"].splitlines()]
@@ -122,7 +123,7 @@ class NewGameForm(forms.Form):
         data["bots"] = data.get("bots") or 0
         data["bot_level"] = data.get("bot_level") or "good"
         taken = set()
-        for name in [seat_name(data["name"]), *names]:
+        for name in [host, *names]:
             if name.casefold() in taken:
                 message = gettext(
                     "Two players cannot both be called %(name)s: no one could tell them apart."

@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import nullcontext
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -218,34 +219,54 @@ def write_spectators(changes: dict[tuple[int, str], int]) -> dict[tuple[int, str
 SPECTATORS = Spectators()
 
 
-def is_away(seat: Seat) -> bool:
-    """A player's seat (a friend's, or one at the host's screen) whose browser has had
-    no socket open for a while. A computer player is never away."""
+def _away_from(seat: Seat) -> datetime | None:
+    """When the player of ``seat`` (a friend's, or one at the host's screen) is, or
+    will be, away: long enough without a socket open that their turn may be skipped.
+    ``None`` while a socket is open, and for a computer player, never away."""
     if seat.kind == Seat.Kind.BOT or seat.connections > 0:
-        return False
+        return None
     since = seat.away_since or seat.claimed_at
-    return since is not None and timezone.now() - since >= AWAY_BEFORE_SKIP
+    return None if since is None else since + AWAY_BEFORE_SKIP
 
 
-def host_is_away(game: Game, seats: list[Seat]) -> bool:
-    """Whether every seat at the host's screen is away: the host has gone too, and the
-    other players may skip the turn of one who has gone (nobody else would)."""
+def is_away(seat: Seat) -> bool:
+    away_from = _away_from(seat)
+    return away_from is not None and timezone.now() >= away_from
+
+
+class Skippers(NamedTuple):
+    """Who may skip the player to move (or let the computer play their turn)."""
+
+    host: str | None  # the host's browser, once the player to move is away
+    players: frozenset[str]  # the players' seats, once the host is away as well
+
+    def include(self, viewer: Viewer) -> bool:
+        return self.host == viewer.browser_id or bool(self.players & viewer.tokens)
+
+
+def skippers(game: Game, seats: list[Seat], to_move: int | None) -> Skippers:
+    """Who may skip the player ``to_move`` of ``game``: nobody while they are there;
+    the host once they are away; and once every seat at the host's screen is away too,
+    any player, or a table whose host has gone could not go on."""
+    if to_move is None or not any(s.player_index == to_move and is_away(s) for s in seats):
+        return Skippers(None, frozenset())
     hosts = [s for s in seats if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser]
-    return bool(hosts) and all(is_away(s) for s in hosts)
+    if not hosts or not all(is_away(s) for s in hosts):
+        return Skippers(game.host_browser, frozenset())
+    players = frozenset(s.token for s in seats if s.player_index is not None)
+    return Skippers(game.host_browser, players)
 
 
 def seconds_until_away(game: Game) -> float | None:
-    """How long until the first player's seat of a running ``game`` that has no socket
-    open now, and is not away yet, is away (its turn may then be skipped); ``None``
-    if there is none. The seats of ``game`` must be at hand."""
+    """How long until the first player's seat of a running ``game`` that is not away
+    yet, and has no socket open, is away (its turn may then be skipped); ``None`` if
+    there is none. The seats of ``game`` must be at hand."""
     if game.status != Game.Status.PLAYING:
         return None
     now = timezone.now()
     waits = [
-        (since + AWAY_BEFORE_SKIP - now).total_seconds()
+        (away_from - now).total_seconds()
         for seat in game.seats.all()
-        if seat.kind != Seat.Kind.BOT
-        and seat.connections == 0
-        and (since := seat.away_since or seat.claimed_at) is not None
+        if (away_from := _away_from(seat)) is not None
     ]
     return min((wait for wait in waits if wait > 0), default=None)

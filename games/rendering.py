@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from games import markup, rules, services
 from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
-from games.presence import SPECTATORS, host_is_away, is_away
+from games.presence import SPECTATORS, Skippers, skippers
 from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
@@ -67,7 +67,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     )
     # whether the player to move may be skipped, and by whom, as the view's key has
     # it, however late this rendering comes: it changes with time alone
-    may_skip = _may_skip(_shared_key(game), viewer)
+    may_skip = _shared_key(game).skippers.include(viewer)
     return markup.Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -118,7 +118,7 @@ def table_page(
         # safe: the table's markup, with the spectators' line (markup too) filled in
         "table": mark_safe(_with_watching(game, html)),
         "handed_over": [seat.name for seat in services.handed_over(game, viewer)],
-        "take_back_url": reverse("take_back", args=[game.code]),
+        "take_back_url": table_urls(game.code)["take_back"],
     }
 
 
@@ -131,6 +131,7 @@ _TABLE_ACTIONS = (
     "hint",
     "skip_turn",
     "hand_to_bot",
+    "take_back",
     "play_again",
     "review",
 )
@@ -141,10 +142,6 @@ def table_urls(code: str) -> dict[str, str]:
     """The table's links and form actions, reversed once per game and process rather
     than a dozen times per rendering."""
     return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
-
-
-def _seat_to_move_is_away(seats: list[Seat], to_move: int | None) -> bool:
-    return any(s.player_index == to_move and is_away(s) for s in seats if to_move is not None)
 
 
 def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
@@ -314,12 +311,7 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     # when the player to move is away, and the players more than the spectators only at
     # the end (they may play again)
     player = bool(shared.players & viewer.tokens)
-    return (shared.common, language, live, _may_skip(shared, viewer), player)
-
-
-def _may_skip(shared: _SharedKey, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may skip the player to move (or let the computer play)."""
-    return shared.host_to_skip == viewer.browser_id or bool(shared.skippers & viewer.tokens)
+    return (shared.common, language, live, shared.skippers.include(viewer), player)
 
 
 class _SharedKey(NamedTuple):
@@ -327,8 +319,7 @@ class _SharedKey(NamedTuple):
 
     common: tuple  # everything the table shows them
     token_to_move: str | None
-    host_to_skip: str | None  # the host's browser, if the player to move may be skipped
-    skippers: frozenset[str]  # the players' seats, if they may too: the host is away
+    skippers: Skippers  # who may skip the player to move, if anyone
     players: frozenset[str]  # the seats' tokens once the game is over, else none
 
 
@@ -338,8 +329,7 @@ def _shared_key(game: Game) -> _SharedKey:
     if shared is None or shared.common[2] != game.version:
         seats = list(game.seats.all())
         to_move = game.engine_state().current_player
-        away = _seat_to_move_is_away(seats, to_move)
-        host_away = away and host_is_away(game, seats)
+        skip = skippers(game, seats, to_move)
         shared = game.__dict__["_view_key"] = _SharedKey(
             (
                 game.id,
@@ -347,14 +337,11 @@ def _shared_key(game: Game) -> _SharedKey:
                 game.version,
                 game.next_game_id,
                 tuple((s.id, s.connections > 0, s.away_since) for s in seats),
-                away,
-                host_away,
+                skip.host is not None,  # the player to move is away
+                bool(skip.players),  # and the host too
             ),
             next((s.token for s in seats if s.player_index == to_move), None),
-            game.host_browser if away else None,
-            frozenset(s.token for s in seats if s.player_index is not None)
-            if host_away
-            else frozenset(),
+            skip,
             frozenset(s.token for s in seats)
             if game.status == Game.Status.FINISHED
             else frozenset(),

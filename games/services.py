@@ -121,10 +121,10 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 code="started",
                 status=409,
             )
-        mine = game.seats.filter(token__in=viewer.tokens).first()
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.token in viewer.tokens), None)
         if mine is not None:
             return mine
-        seats = list(game.seats.all())
         seat = next((s for s in seats if s.kind == Seat.Kind.REMOTE and s.claimed_at is None), None)
         if seat is None:
             raise ActionError(
@@ -438,13 +438,14 @@ def _away_seat_to_move(
         raise ActionError(not_playing, status=409)
     state = game.engine_state()
     seat = next(s for s in seats if s.player_index == state.current_player)
-    if not presence.is_away(seat):
+    may_skip = presence.skippers(game, seats, state.current_player)
+    if may_skip.host is None:
         raise ActionError(
             gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
             code="not_away",
             status=409,
         )
-    if not is_host and not presence.host_is_away(game, seats):
+    if not may_skip.include(viewer):
         raise NotYourSeat(_("The host is at the table: only the host can do that."))
     return game, state, seat
 

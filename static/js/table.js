@@ -141,36 +141,29 @@
     // removed, a new part goes in before the next part of both (the host's skip
     // buttons, once the player to move has been away long enough). The answer's own
     // parts stay where they are.
+    var oldKeys = old.map(keyOf);
+    var freshKeys = fresh.map(keyOf);
     var i = 0;
-    var j = 0;
-    function stillComing(key) {
-      return fresh.slice(j).some(function (part) {
-        return keyOf(part) === key;
-      });
-    }
-    function show(part) {
-      if (window.htmx) window.htmx.process(part);
-    }
-    while (j < fresh.length) {
-      if (i < old.length && keyOf(old[i]) === keyOf(fresh[j])) {
-        if (comparable(old[i], true) !== comparable(fresh[j], true)) {
-          old[i].replaceWith(fresh[j]);
-          show(fresh[j]);
-        }
+    for (var j = 0; j < fresh.length; j++) {
+      while (i < old.length && oldKeys[i] !== freshKeys[j] && freshKeys.indexOf(oldKeys[i], j) < 0) {
+        old[i].remove(); // gone from the table
         i++;
-        j++;
-      } else if (i < old.length && !stillComing(keyOf(old[i]))) {
-        old[i].remove();
+      }
+      if (i < old.length && oldKeys[i] === freshKeys[j]) {
+        if (comparable(old[i], true) !== comparable(fresh[j], true)) show(old[i], fresh[j]);
         i++;
       } else {
         if (i < old.length) old[i].before(fresh[j]);
         else shown.appendChild(fresh[j]);
-        show(fresh[j]);
-        j++;
+        show(null, fresh[j]); // new in it
       }
     }
     for (; i < old.length; i++) old[i].remove();
     return true;
+  }
+  function show(replaced, part) {
+    if (replaced) replaced.replaceWith(part);
+    if (window.htmx) window.htmx.process(part);
   }
 
   // After a move the control that had keyboard focus is often gone (a score button,
@@ -190,12 +183,8 @@
     var roll = document.getElementById("roll-button");
     var next = roll && !roll.disabled ? roll : document.getElementById("turn");
     if (!next) return;
-    if (next === roll) {
-      next.focus({ preventScroll: true });
-    } else {
-      next.setAttribute("tabindex", "-1");
-      next.focus({ preventScroll: true });
-    }
+    if (next !== roll) next.setAttribute("tabindex", "-1"); // a banner takes focus so
+    next.focus({ preventScroll: true });
   });
 
   // A table pushed over the WebSocket replaces the one on screen, and with it the
