@@ -1,28 +1,45 @@
 """A workaround in twisted's HTTP server, which daphne serves every request through.
 
-For every request with a body twisted reads the Content-Type header by building an
-``email.message.EmailMessage`` (``twisted.web.http._parseContentType``), to decide
-whether to parse a form itself (daphne never uses what it parses). The email
-package makes a new header class for each header it parses, so each move's POST
-built two classes and left them for the garbage collector: together ~5 % of what
-the server spends on a move (bench.servercost, docs/performance.md round 7). The
-function is pure, and a site sees a handful of distinct Content-Types, so its
-answers are kept: the same result, once per distinct header.
+For every POST with a body twisted parses the form itself into ``request.args``,
+which daphne never reads: daphne hands the raw body to the site, and Django parses
+it. Deciding whether a body is a form reads the Content-Type header by building an
+``email.message.EmailMessage``, whose email package makes a new header class per
+header (~5 % of a move's server cost, round 7 of docs/performance.md, when this
+module kept the parser's answers instead), and the URL-encoded body was then parsed
+a second time (0.7 %, round 16). Worse, a malformed multipart body made twisted
+answer a bare ``400 Bad Request`` and hang up, before the site could say what was
+wrong; Django answers it with the site's own page (``handler400``).
 
-Drop this when twisted parses the header without the email package.
+Twisted has a switch for this (``Request(parsePOSTFormSubmission=False)``; twisted
+26.10, the one installed as this was written, has it); daphne does not set it. ``install`` makes
+daphne's requests set it; in a twisted without the switch it does nothing, and the
+parsing stays as it was.
+
+Drop this when daphne turns the parsing off itself.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 
 
 def install() -> None:
-    """Keep the answers of twisted's Content-Type parser (once per process; nothing
-    to do in a twisted without it)."""
+    """Make daphne's requests leave POST bodies unparsed (once per process; nothing to
+    do in a twisted without the switch)."""
+    from daphne.http_protocol import WebRequest
     from twisted.web import http
 
-    parse = getattr(http, "_parseContentType", None)
-    if parse is not None and not hasattr(parse, "cache_info"):
-        # A multipart form's boundary makes its header unique: those only pass through.
-        http._parseContentType = functools.lru_cache(maxsize=64)(parse)
+    if "parsePOSTFormSubmission" not in inspect.signature(http.Request.__init__).parameters:
+        return
+    init = WebRequest.__init__
+    if getattr(init, "_leaves_forms_unparsed", False):
+        return
+
+    @functools.wraps(init)
+    def leaving_forms_unparsed(self, *args, **kwargs) -> None:
+        kwargs["parsePOSTFormSubmission"] = False
+        init(self, *args, **kwargs)
+
+    leaving_forms_unparsed._leaves_forms_unparsed = True
+    WebRequest.__init__ = leaving_forms_unparsed
