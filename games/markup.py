@@ -21,6 +21,7 @@ from typing import NamedTuple
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import get_text_list
 from django.utils.translation import get_language, gettext, ngettext
 
 from games.models import Seat
@@ -56,7 +57,8 @@ class Turn(NamedTuple):
     ruleset_name: str
     upper_only: bool
     finished: bool
-    winner: tuple[str, int] | None  # name and total, once the game is over
+    # the names of those in first place (several for a tie) and their total, once over
+    winner: tuple[tuple[str, ...], int] | None
     live: bool  # the viewer is to move
     player_to_move: str
     roll_number: int
@@ -165,11 +167,18 @@ def _turn(turn: Turn, language: str) -> str:
     if turn.upper_only:
         title += " · " + gettext("upper section only")
     if turn.finished and turn.winner:
-        name, total = turn.winner
-        banner = gettext("Game over: %(name)s wins with %(total)s points.") % {
-            "name": escape(name),
-            "total": total,
-        }
+        names, total = turn.winner
+        if len(names) == 1:
+            banner = gettext("Game over: %(name)s wins with %(total)s points.") % {
+                "name": escape(names[0]),
+                "total": total,
+            }
+        else:
+            together = get_text_list([escape(name) for name in names], gettext("and"))
+            banner = gettext("Game over: %(names)s share first place with %(total)s points.") % {
+                "names": together,
+                "total": total,
+            }
     elif turn.live:
         if turn.roll_number == 0:
             todo = gettext("Roll the dice.")

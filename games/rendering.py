@@ -57,7 +57,9 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
         upper_only=state.options.upper_only,
         finished=state.is_finished,
-        winner=(ranking[0][1], ranking[0][2]) if ranking else None,
+        winner=(tuple(name for _, name, _, first in ranking if first), ranking[0][2])
+        if ranking
+        else None,
         live=live,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         roll_number=state.roll_number,
@@ -193,7 +195,10 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "seats": [(seat, seat_label(seat)) for seat in seats],
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": mine,
-        "rejoin_paths": [reverse("rejoin", args=[game.code, seat.token]) for seat in mine],
+        # (the seat's name, its personal link): named once the browser holds several
+        "rejoin_paths": [
+            (seat.name, reverse("rejoin", args=[game.code, seat.token])) for seat in mine
+        ],
         "invite_url": request.build_absolute_uri(join_path) if request else join_path,
         "open_seats": sum(1 for seat in seats if seat.is_open),
         "filled_seats": sum(1 for seat in seats if not seat.is_open),

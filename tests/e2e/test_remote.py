@@ -41,6 +41,10 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     bob.get_by_role("button", name="Join").click()
     expect(alice.get_by_text("Bob", exact=True)).to_be_visible()  # the lobby fills live
     screenshot(alice, "lobby-desktop")
+    # Bob's lobby, on his phone: his personal link wraps instead of widening the page
+    expect(bob.get_by_text("Your personal link")).to_be_visible()
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(bob, "lobby-phone")
     alice.get_by_role("button", name="Start game").click()
     expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")  # followed by itself

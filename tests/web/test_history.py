@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games import services
 from games.models import Game
 from tests.conftest import create_game, fresh, version
 
@@ -37,6 +38,25 @@ def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finishe
     assert "Final ranking" in page
     assert f"wins with {total} points" in page
     assert "Play again</button>" in page
+
+
+class _AllOnes:
+    def randint(self, low: int, high: int) -> int:
+        return 1
+
+
+def test_a_tie_is_told_as_a_shared_first_place(
+    alice: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(services, "rng", _AllOnes())  # both play the same game
+    game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    total = game.engine_state().ranking()[0][2]
+    assert [rank for rank, _, _ in game.engine_state().ranking()] == [1, 1]
+    assert f"Game over: Alice and Bob share first place with {total} points." in page
+    assert "wins with" not in page
 
 
 def test_a_spectator_is_offered_the_review_but_not_to_play_again(

@@ -46,6 +46,18 @@ def test_the_lobby_shows_the_invite_link_and_qr_code(alice: Client, lobby: Game)
     assert qr.content.startswith(b"<svg")
 
 
+def test_each_personal_link_says_whose_seat_it_is(alice: Client, dice: object) -> None:
+    shared = create_game(alice, invites="1", players="Carol")
+    page = alice.get(f"/g/{shared.code}/lobby/").content.decode()
+    alone = alice.get(f"/g/{create_game(alice, invites='1').code}/lobby/").content.decode()
+
+    carol = shared.seats.get(name="Carol")
+    assert "Alice's personal link, to continue on another device:" in page
+    assert "Carol's personal link, to continue on another device:" in page
+    assert f"/g/{shared.code}/seat/{carol.token}/" in page
+    assert "Your personal link, to continue on another device:" in alone  # one seat: yours
+
+
 def test_a_friend_joins_by_the_invite_link(alice: Client, bob: Client, lobby: Game) -> None:
     form = bob.get(f"/g/{lobby.code}/join/").content.decode()
     response = join(bob, lobby, "Bob")
