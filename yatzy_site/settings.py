@@ -88,6 +88,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "games.context_processors.language_next",
             ],
         },
     }

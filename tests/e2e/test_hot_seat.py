@@ -18,7 +18,10 @@ def cell_numbers(page: Page, row: str) -> list[int]:
 
 def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> None:
     page: Page = new_page()
+    missing: list[str] = []  # anything a page asks for that is not there (the icon was)
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     page.goto(site.url + "/")
+    expect(page.locator("link[rel=icon]")).to_have_count(1)
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
     page.get_by_role("button", name="Create game").click()
@@ -84,6 +87,7 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
         screenshot(page, f"phone-{name}")
     caption = page.locator(".skill-table caption").bounding_box()
     assert caption["x"] >= 0 and caption["x"] + caption["width"] <= 375  # read whole
+    assert missing == []
 
 
 _UPPER = ["Ones", "Twos", "Threes", "Fours", "Fives", "Sixes"]

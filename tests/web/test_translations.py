@@ -78,3 +78,19 @@ def test_the_spectators_line_is_in_each_viewers_language(db: None) -> None:
     with translation.override("fi"):
         assert watching(2) == '<li class="watching">2 seuraa</li>'
         assert watching(0) == ""
+
+
+def test_the_language_switcher_comes_back_to_a_page_it_can_show(
+    alice: Client, dice: object
+) -> None:
+    """A page shown for a form's POST has an address that takes only POSTs: the switcher
+    goes back to the table of its game, or to the home page, not to a refusal."""
+    game = create_game(alice, players="Bob")
+    refused = alice.post(f"/g/{game.code}/score/", {"version": "0", "category": "ones"})
+    form_with_an_error = alice.post("/games/new/", {"player_name": " "})
+    history = alice.get("/history/?page=1")
+
+    assert f'name="next" value="/g/{game.code}/"' in refused.content.decode()
+    assert 'name="next" value="/"' in form_with_an_error.content.decode()
+    assert 'name="next" value="/history/?page=1"' in history.content.decode()
+    assert (refused.status_code, form_with_an_error.status_code) == (409, 400)
