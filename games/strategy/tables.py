@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -58,11 +59,53 @@ def build(variant: Variant, progress: bool = True, workers: int | None = None) -
 
 def load_or_build_small(variant: Variant) -> Solver | None:
     """The tables of ``variant``, solved on the spot if it is small (forced order or
-    upper section only: a fraction of a second), else only if already built."""
+    upper section only: a fraction of a second), else only if already built; a whole
+    game's tables that are missing are then built in the background (``build_later``),
+    for the next time they are asked for."""
     solver = load(variant)
     if solver is None and (variant.forced_order or variant.upper_only):
         solver = build(variant, progress=False, workers=1)
+    elif solver is None:
+        build_later(variant)
     return solver
+
+
+# Per variant, when this process last started a build of it (monotonic seconds).
+_STARTED: dict[Variant, float] = {}
+_BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at once
+_TOO_LARGE = {"maxi_yatzy"}  # whole Maxi Yatzy games: beyond what is solved here
+
+
+def build_later(variant: Variant) -> bool:
+    """Start building ``variant``'s tables in a process of its own, unless it is not
+    solved here, or this process started one lately; True if one was started.
+
+    ``make run`` builds the two default tables; the others (an upper bonus of 25, no
+    Yahtzee bonus) are built the first time a table of theirs asks its coach, its
+    review or its Perfect computer player: ~20-40 s on two cores, in the meantime
+    those say the strategy is still being worked out (or play at Good). A process of
+    its own, not a thread: the build forks a worker per core, and a fork from a
+    server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
+    turns it off (the tests do, to build only what they ask for)."""
+    if variant.ruleset in _TOO_LARGE or os.environ.get("YATZY_BUILD_TABLES", "1") == "0":
+        return False
+    now = time.monotonic()
+    started = _STARTED.get(variant)
+    if started is not None and now - started < _BUILD_AGAIN_AFTER:
+        return False
+    _STARTED[variant] = now
+    command = [sys.executable, "-m", "games.strategy.build", "--if-missing"]
+    builder = subprocess.Popen(
+        [*command, f"--variant={variant.name}"],
+        cwd=Path(__file__).resolve().parents[2],
+        start_new_session=True,  # not stopped with the server's process group
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    # reaped when it ends, or it stays a zombie for as long as the server runs
+    threading.Thread(target=builder.wait, name="tables-build", daemon=True).start()
+    return True
 
 
 def load_or_build(variant: Variant, progress: bool = True) -> Solver:

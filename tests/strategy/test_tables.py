@@ -1,0 +1,79 @@
+"""Tables not built yet: the small ones are solved on the spot, a whole game's are built
+in a process of their own the first time a table asks (games/strategy/tables.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games import rules
+from games.strategy import advice, tables
+from games.strategy.build import variants_named
+from games.strategy.solver import Variant
+
+
+class _Builds:
+    """Stands for ``subprocess.Popen``: the builds started, none run."""
+
+    def __init__(self) -> None:
+        self.commands: list[list[str]] = []
+
+    def __call__(self, command: list[str], **kwargs: object) -> _Builds:
+        self.commands.append(command)
+        return self
+
+    def wait(self) -> int:
+        return 0
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> _Builds:
+    started = _Builds()
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables at all
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "1")
+    monkeypatch.setattr(tables, "_LOADED", {})
+    monkeypatch.setattr(tables, "_STARTED", {})
+    monkeypatch.setattr(tables.subprocess, "Popen", started)
+    return started
+
+
+def a_table(ruleset: str, **options: object) -> rules.GameState:
+    return rules.new_game(ruleset, [[0]], rules.TableOptions(**options))
+
+
+def test_missing_tables_of_a_whole_game_are_built_once_in_the_background(
+    builds: _Builds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bonus25 = a_table("yatzy", upper_bonus=25)
+
+    assert advice.solver_for(bonus25) is None  # not yet: the coach says so
+    assert advice.solver_for(bonus25) is None  # asked again meanwhile: no second build
+    advice.solver_for(a_table("yahtzee", yahtzee_bonus=False))
+
+    names = [command[-1].removeprefix("--variant=") for command in builds.commands]
+    assert names == ["yatzy-bonus25", "yahtzee-nobonus"]
+    assert all(c[1:4] == ["-m", "games.strategy.build", "--if-missing"] for c in builds.commands)
+    assert variants_named(names) == [
+        Variant("yatzy", upper_bonus=25),
+        Variant("yahtzee", yahtzee_bonus=False),
+    ]
+
+    # a build that died is tried again, later
+    monkeypatch.setattr(tables, "_BUILD_AGAIN_AFTER", 0.0)
+    advice.solver_for(bonus25)
+    assert len(builds.commands) == 3
+
+
+def test_small_tables_are_solved_on_the_spot_and_maxi_is_not_built(builds: _Builds) -> None:
+    assert advice.solver_for(a_table("yatzy", forced_order=True)) is not None
+    assert advice.solver_for(a_table("maxi_yatzy")) is None
+
+    assert builds.commands == []
+
+
+def test_builds_can_be_turned_off(builds: _Builds, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
+
+    assert advice.solver_for(a_table("yatzy", upper_bonus=25)) is None
+    assert builds.commands == []
