@@ -37,7 +37,10 @@ def test_daphnes_requests_leave_their_bodies_unparsed() -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     var: Path = tmp_path_factory.mktemp("var")
     assert manage("migrate", "--noinput", YATZY_VAR_DIR=str(var)).returncode == 0
-    server = Server({"YATZY_VAR_DIR": str(var)}).start()
+    with pytest.MonkeyPatch.context() as env:  # the embedded default, whatever the run's
+        env.delenv("DATABASE_URL", raising=False)
+        env.delenv("REDIS_URL", raising=False)
+        server = Server({"YATZY_VAR_DIR": str(var)}).start()
     yield server
     server.stop()
 
