@@ -71,10 +71,14 @@
 
   // A laptop waking from sleep or a phone coming back online may hold a socket that
   // died silently: fetch the table once, so the page is right before the socket is.
+  // (From the table's own address: a page shown for a refused POST, say of the seat's
+  // take-back, has the POST's address, which answers a GET with 405.)
   function resync() {
     var table = document.getElementById("table");
-    if (table && window.htmx) {
-      window.htmx.ajax("GET", window.location.pathname, { target: "#table", swap: "outerHTML" });
+    var page = document.querySelector("[data-table-url]");
+    if (table && page && window.htmx) {
+      var url = page.getAttribute("data-table-url");
+      window.htmx.ajax("GET", url, { target: "#table", swap: "outerHTML" });
     }
   }
   document.addEventListener("visibilitychange", function () {
@@ -201,6 +205,19 @@
     focusedId = null;
     if (again && document.activeElement !== again && !again.disabled) {
       again.focus({ preventScroll: true });
+    }
+  });
+
+  // A form of the table that htmx has not taken over yet (it does once a new table has
+  // settled, ~20 ms after it appears) would be sent by the browser itself, without the
+  // CSRF header: a double click on Roll whose second click came that soon replaced the
+  // whole page with "This page has expired". Such a click is dropped. By the time a
+  // submission reaches the document, htmx has cancelled the browser's own sending of
+  // every form it handles.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!event.defaultPrevented && form.closest && form.closest("#table")) {
+      if (form.hasAttribute("hx-post")) event.preventDefault();
     }
   });
 

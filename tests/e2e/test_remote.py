@@ -199,3 +199,56 @@ def new_page_in(closed: Page, site: Server) -> Page:
     page = closed.context.new_page()
     page.goto(closed.url)
     return page
+
+
+CLICK_TOO_SOON = """() => {
+    // a die clicked 5 ms after the rolled table is swapped in: htmx has not taken the
+    // new table's forms over yet (it does once the swap has settled, after 20 ms)
+    document.body.addEventListener("htmx:afterSwap", () => setTimeout(
+        () => document.getElementById("die-0").click(), 5), {once: true});
+    document.getElementById("roll-button").click();
+}"""
+
+
+def test_a_click_on_a_table_htmx_has_not_taken_over_yet_is_dropped(new_page, site: Server) -> None:
+    alice, _bob = alice_and_bob_at_the_table(new_page, site)
+    table_url = alice.url
+
+    alice.evaluate(CLICK_TOO_SOON)
+    alice.wait_for_timeout(1000)  # a page of its own, had the browser sent it, is here by now
+
+    assert alice.url == table_url
+    expect(alice.get_by_text("This page has expired")).to_have_count(0)
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    alice.get_by_role("button", name=DIE).first.click()  # and the table plays on
+    expect(alice.get_by_role("button", name=DIE).first).to_have_attribute("aria-pressed", "true")
+
+
+REFUSED_TAKE_BACK = """url => {
+    // the take-back's form, as the page shows it to a player whose seat was handed over
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = url;
+    const token = JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    form.innerHTML = '<input type="hidden" name="csrfmiddlewaretoken" value="' + token + '">';
+    document.body.appendChild(form);
+    form.submit();
+}"""
+
+
+def test_a_page_at_a_refused_posts_address_resynchronises_from_the_table(
+    new_page, site: Server
+) -> None:
+    _alice, bob = alice_and_bob_at_the_table(new_page, site)
+    table_url = bob.url
+
+    with bob.expect_navigation():
+        bob.evaluate(REFUSED_TAKE_BACK, table_url + "takeback/")
+    expect(bob.get_by_text("No seat at this table was handed over")).to_be_visible()
+    assert bob.url.endswith("/takeback/")
+    with bob.expect_response(lambda r: r.request.method == "GET" and "/g/" in r.url) as resync:
+        bob.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back to the tab
+
+    assert resync.value.url == table_url and resync.value.status == 200
+    expect(bob.get_by_role("status").first).to_contain_text("Alice's turn.")
+    expect(bob.get_by_text("does not take that kind of request")).to_have_count(0)
