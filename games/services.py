@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -277,7 +278,10 @@ def take_back(code: str, viewer: Viewer) -> Game:
 
 
 def handed_over(game: Game, viewer: Viewer) -> list[Seat]:
-    """The seats of ``game`` a computer plays that ``viewer`` may take back."""
+    """The seats of ``game`` a computer plays that ``viewer`` may take back (while it is
+    played: at the end, the next game gives them back, ``play_again``)."""
+    if game.status != Game.Status.PLAYING:
+        return []
     return [
         seat
         for seat in game.seats.all()
@@ -346,13 +350,17 @@ def play_again(code: str, viewer: Viewer) -> Game:
         )
         now = timezone.now()
         for seat in game.seats.all():
+            # A seat the computer was still playing for a player who went away is the
+            # player's again: theirs to claim (``claim_seats_of_browser``), or to skip
+            # or hand over once more if they stay away.
+            handed = seat.kind == Seat.Kind.BOT and bool(seat.handed_from)
             Seat.objects.create(
                 game=following,
                 position=seat.position,
                 team=seat.team,
                 name=seat.name,
-                kind=seat.kind,
-                bot_level=seat.bot_level,
+                kind=Seat.Kind.REMOTE if handed else seat.kind,
+                bot_level="" if handed else seat.bot_level,
                 browser_id=seat.browser_id,
                 claimed_at=now,
             )
@@ -378,7 +386,8 @@ def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
     ]
     if mine or not viewer.tokens or any(seat.token in viewer.tokens for seat in seats):
         return mine  # (a player known here asks nothing more of the database)
-    before = Seat.objects.filter(game__next_game=game, token__in=viewer.tokens)
+    held = Q(token__in=viewer.tokens) | Q(handed_from__in=viewer.tokens)
+    before = Seat.objects.filter(held, game__next_game=game)
     positions = set(before.values_list("position", flat=True))
     return [seat.token for seat in seats if seat.position in positions]
 

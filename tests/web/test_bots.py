@@ -179,6 +179,22 @@ def test_the_host_hands_an_away_player_to_the_computer(
             )
     assert fresh(game).status == Game.Status.FINISHED
 
+    # At the end the seat is not offered back (the game is over), the next game gives it
+    assert "Take Bob's seat back" not in bob.get(f"/g/{game.code}/").content.decode()
+    alice.post(f"/g/{game.code}/again/")
+    following = fresh(game).next_game
+    bob.get(f"/g/{following.code}/")  # Bob follows the table
+    alice.post(f"/g/{following.code}/roll/", {"version": version(following)})
+    alice.post(
+        f"/g/{following.code}/score/",
+        {"version": version(following), "category": "chance", "confirm": "1"},
+    )
+    again = Seat.objects.get(game=following, name="Bob")
+    assert (again.kind, again.bot_level) == ("remote", "")
+    assert (
+        bob.post(f"/g/{following.code}/roll/", {"version": version(following)}).status_code == 302
+    )
+
 
 def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     alice: Client, bob: Client, dice: object, bot_choices: None
