@@ -120,7 +120,7 @@ def table_page(
         # safe: the table's markup, with the spectators' line (markup too) filled in
         "table": mark_safe(_with_watching(game, html)),
         "handed_over": [seat.name for seat in services.handed_over(game, viewer)],
-        "take_back_url": table_urls(game.code)["take_back"],
+        "urls": table_urls(game.code),  # the page's own: the take-back, the table's
     }
 
 

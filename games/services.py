@@ -260,11 +260,12 @@ def take_back(code: str, viewer: Viewer) -> Game:
     it back. No version: the computer moves on while the page offering it is open."""
     with transaction.atomic():
         game = _locked(code)
-        seat = game.seats.filter(kind=Seat.Kind.BOT, handed_from__in=viewer.tokens).first()
-        if seat is None:
+        seats = _handed_from(game, viewer)
+        if not seats:
             raise NotYourSeat(_("No seat at this table was handed over from this browser."))
         if game.status != Game.Status.PLAYING:
             raise ActionError(_("The game is over."), code="not_playing", status=409)
+        seat = seats[0]
         seat.kind = Seat.Kind.REMOTE
         seat.bot_level = ""
         seat.token, seat.handed_from = seat.handed_from, ""
@@ -280,13 +281,13 @@ def take_back(code: str, viewer: Viewer) -> Game:
 def handed_over(game: Game, viewer: Viewer) -> list[Seat]:
     """The seats of ``game`` a computer plays that ``viewer`` may take back (while it is
     played: at the end, the next game gives them back, ``play_again``)."""
-    if game.status != Game.Status.PLAYING:
-        return []
-    return [
-        seat
-        for seat in game.seats.all()
-        if seat.kind == Seat.Kind.BOT and seat.handed_from and seat.handed_from in viewer.tokens
-    ]
+    return _handed_from(game, viewer) if game.status == Game.Status.PLAYING else []
+
+
+def _handed_from(game: Game, viewer: Viewer) -> list[Seat]:
+    """The seats of ``game`` handed to a computer player from ``viewer``'s seats (only a
+    computer's seat has ``handed_from``: taking it back clears it)."""
+    return [s for s in game.seats.all() if s.handed_from and s.handed_from in viewer.tokens]
 
 
 def bot_move(code: str, version: int, rng_for_bot=None) -> bool:
@@ -353,7 +354,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
             # A seat the computer was still playing for a player who went away is the
             # player's again: theirs to claim (``claim_seats_of_browser``), or to skip
             # or hand over once more if they stay away.
-            handed = seat.kind == Seat.Kind.BOT and bool(seat.handed_from)
+            handed = bool(seat.handed_from)
             Seat.objects.create(
                 game=following,
                 position=seat.position,

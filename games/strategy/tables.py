@@ -63,9 +63,9 @@ def load_or_build_small(variant: Variant) -> Solver | None:
     game's tables that are missing are then built in the background (``build_later``),
     for the next time they are asked for."""
     solver = load(variant)
-    if solver is None and (variant.forced_order or variant.upper_only):
-        solver = build(variant, progress=False, workers=1)
-    elif solver is None:
+    if solver is None:
+        if variant.forced_order or variant.upper_only:
+            return build(variant, progress=False, workers=1)
         build_later(variant)
     return solver
 
@@ -94,9 +94,8 @@ def build_later(variant: Variant) -> bool:
     if started is not None and now - started < _BUILD_AGAIN_AFTER:
         return False
     _STARTED[variant] = now
-    command = [sys.executable, "-m", "games.strategy.build", "--if-missing"]
     builder = subprocess.Popen(
-        [*command, f"--variant={variant.name}"],
+        [sys.executable, "-m", "games.strategy.build", "--if-missing", f"--variant={variant.name}"],
         cwd=Path(__file__).resolve().parents[2],
         start_new_session=True,  # not stopped with the server's process group
         stdin=subprocess.DEVNULL,

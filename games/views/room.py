@@ -173,12 +173,12 @@ def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResp
         game = services.get_game(code)
     except ActionError:
         return error_page(request, error)
+    viewer = viewer_of(request)
     if game.status != Game.Status.LOBBY:
         if request.htmx:  # the lobby's own part asked: the whole page goes to the table
             return _htmx_redirect(request, reverse("table", args=[code]))
-        viewer = viewer_of(request)
         return table_response(request, game, viewer, status=error.status, message=error.message)
-    context = lobby_context(game, viewer_of(request), request)
+    context = lobby_context(game, viewer, request)
     context["message"] = error.message
     template = "games/lobby.html#lobby" if request.htmx else "games/lobby.html"
     return render(request, template, context, status=error.status)

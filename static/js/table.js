@@ -216,9 +216,7 @@
   // every form it handles.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!event.defaultPrevented && form.closest && form.closest("#table")) {
-      if (form.hasAttribute("hx-post")) event.preventDefault();
-    }
+    if (!event.defaultPrevented && form.matches("#table form[hx-post]")) event.preventDefault();
   });
 
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
