@@ -86,6 +86,58 @@
   });
   window.addEventListener("online", resync);
 
+  // The page's link to the table, said in #connection (empty while all is well). A
+  // socket that drops (a phone losing its network, the server restarting) comes back by
+  // itself within ~5 s; the table it is sent on connecting is the table as it is now. A
+  // move that could not reach the server is said so, not dropped without a word.
+  var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
+  var leaving = false;
+  var lost = false;
+  function reconnectDelay(tries) {
+    // 0.25-0.5 s, then doubling up to 2.5-5 s: htmx's own doubles up to 64 s, and
+    // a player back from a minute offline waited up to 18 s for the table
+    var ceiling = Math.min(500 * Math.pow(2, tries), 5000);
+    return ceiling / 2 + (Math.random() * ceiling) / 2;
+  }
+  if (window.htmx) window.htmx.config.wsReconnectDelay = reconnectDelay;
+  function say(state) {
+    var line = document.getElementById("connection");
+    if (!line) return;
+    line.textContent = "";
+    line.setAttribute("data-state", state || "");
+    if (!state) return;
+    var words = document.createElement("p");
+    words.textContent = line.getAttribute("data-" + state);
+    line.appendChild(words);
+  }
+  function stateShown() {
+    var line = document.getElementById("connection");
+    return line ? line.getAttribute("data-state") || "" : "";
+  }
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  document.addEventListener("htmx:wsClose", function (event) {
+    if (leaving) return;
+    // a socket dropped (also daphne's on a restart) is tried again; one the server
+    // closed on purpose (an unknown game) is not
+    lost = true;
+    say(RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0 ? "lost" : "closed");
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    if (!lost) return;
+    lost = false;
+    say("back");
+    setTimeout(function () { if (stateShown() === "back") say(""); }, 4000);
+  });
+  document.addEventListener("htmx:sendError", function () { say("unsent"); });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr.status >= 500) say("failed");
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var state = stateShown();
+    if (state === "unsent" || state === "failed") say("");
+  });
+
   // An answer to this browser's move and the push of another version can cross on
   // the wire: the table on screen is never replaced by an older one.
   function versionOf(element) {

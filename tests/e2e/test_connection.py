@@ -1,0 +1,109 @@
+"""The page's link to the table: a socket lost and found again, a move that cannot
+reach the server. Each is said on the page; nothing is dropped without a word."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
+
+from tests.e2e.conftest import screenshot, serve_site
+from tests.e2e.test_remote import DIE, alice_and_bob_at_the_table
+from tests.servers import Server
+
+
+@pytest.fixture
+def own_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
+    """A server of this test's own, to stop and start again."""
+    server = serve_site(django_db_blocker)
+    yield server
+    server.stop()
+
+
+def connection(page: Page):
+    return page.locator("#connection")
+
+
+@pytest.mark.parametrize("ending", ["stop", "kill"])
+def test_a_table_says_it_lost_the_server_and_plays_on_once_it_is_back(
+    new_page, own_site: Server, ending: str
+) -> None:
+    alice, bob = alice_and_bob_at_the_table(new_page, own_site)
+    expect(connection(alice)).to_be_empty()
+
+    getattr(own_site, ending)()  # restarted by its operator, or crashed
+    expect(connection(alice)).to_have_text("Connection lost. Reconnecting…")
+    expect(connection(bob)).to_have_text("Connection lost. Reconnecting…")
+    alice.set_viewport_size({"width": 360, "height": 740})
+    screenshot(alice, f"connection-lost-{ending}")
+    # a move while the server is away is not lost without a word
+    alice.get_by_role("button", name="Roll").click()
+    expect(connection(alice)).to_have_text(
+        "No connection: that may not have reached the table. Try again once you are back online."
+    )
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("3 rolls left")
+
+    own_site.start()
+    # both pages come back by themselves, sooner than htmx's own backoff would
+    expect(connection(alice)).to_have_text(
+        "Connected again. The table is up to date.", timeout=8000
+    )
+    expect(connection(bob)).to_have_text("Connected again. The table is up to date.", timeout=8000)
+    alice.get_by_role("button", name="Roll").click()
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    expect(bob.get_by_role("button", name=DIE)).to_have_count(5)  # pushed to Bob again
+    expect(connection(alice)).to_be_empty(timeout=8000)  # the all-clear goes away
+
+
+def test_a_move_the_server_cannot_answer_is_said_so(new_page, site: Server) -> None:
+    alice, _bob = alice_and_bob_at_the_table(new_page, site)
+
+    def unavailable(route: Route) -> None:
+        route.fulfill(status=503, body="Service Unavailable")
+
+    alice.route("**/roll/", unavailable)  # a proxy in front of a server starting up
+    alice.get_by_role("button", name="Roll").click()
+    expect(connection(alice)).to_have_text(
+        "The server could not answer that just now. Try again in a moment."
+    )
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("3 rolls left")
+
+    alice.unroute("**/roll/")
+    alice.get_by_role("button", name="Roll").click()  # the next answer clears it
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    expect(connection(alice)).to_be_empty()
+
+
+def test_a_lost_socket_is_tried_again_within_seconds_however_long_it_was_away(
+    new_page, site: Server
+) -> None:
+    alice, _bob = alice_and_bob_at_the_table(new_page, site)
+    # htmx's own backoff doubles up to 64 s: a phone back from a minute offline waited
+    # up to 18 s for its table
+    longest = alice.evaluate(
+        """() => Math.max(...Array.from({length: 200}, (_, i) =>
+            htmx.config.wsReconnectDelay(i % 20)))"""
+    )
+    assert 0 < longest <= 5000
+
+
+def test_a_socket_the_server_closed_on_purpose_asks_for_a_reload(new_page, site: Server) -> None:
+    alice, _bob = alice_and_bob_at_the_table(new_page, site)
+    sockets: list[WebSocketRoute] = []
+
+    def through(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    watcher: Page = new_page()
+    watcher.route_web_socket("**/ws/**", through)
+    watcher.goto(alice.url)
+    expect(watcher.get_by_role("status").first).to_contain_text("Alice's turn.")
+
+    sockets[0].close(code=4404, reason="unknown game")  # as the server closes it
+    expect(connection(watcher)).to_have_text(
+        "This page no longer gets updates from the table. Reload it to go on."
+    )
+    watcher.wait_for_timeout(1000)
+    assert len(sockets) == 1  # not tried again: it would be refused again
