@@ -72,9 +72,13 @@ def presence_changed(codes: list[str]) -> None:
         async_to_sync(layer.group_send)(group_name(code), presence_notice())
 
 
-def game_changed(code: str, version: int, game: Game | None = None) -> None:
+def game_changed(
+    code: str, version: int, game: Game | None = None, seats_changed: bool = False
+) -> None:
     """Notify the table; ``game``, if given, is the game as this move committed it,
-    kept for this process's browsers so that they need not read it again."""
+    kept for this process's browsers so that they need not read it again.
+    ``seats_changed``: a seat changed hands, so each socket of a browser that holds
+    seats looks again at which it holds."""
     if game is not None and game.version == version and SNAPSHOTS.put(game):
         from games.rendering import warm  # rendering needs the services, which need us
 
@@ -85,6 +89,8 @@ def game_changed(code: str, version: int, game: Game | None = None) -> None:
     message = {"type": "game.changed", "version": version}
     if page := _answering.get():
         message["answered"] = page
+    if seats_changed:
+        message["seats"] = True
     loop = inline.serving_loop()
     if loop is not None:  # this is the loop's own thread: queued before the move ends
         _queue(loop, layer, code, message)

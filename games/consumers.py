@@ -24,7 +24,7 @@ from django.utils import translation
 
 from games import bots, broadcast, presence
 from games.broadcast import group_name, presence_notice
-from games.rendering import cached_live, render_live
+from games.rendering import cached_live, handed_over, handed_over_offer, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
 from yatzy_site import inline
@@ -39,6 +39,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_version = -1
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
     page = ""  # the table page's id; none for the lobby page
+    offered: tuple[str, ...] = ()  # the seats this page is offered to take back
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """As Channels' consumer: messages from the browser and from the channel layer,
@@ -122,6 +123,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         table looks different for it. A browser is never sent an older table, nor
         the table of its own move, which the answer to its request carried."""
         version = event.get("version")
+        if event.get("seats") and self.page and self.viewer.tokens:
+            await self._seats_changed(version)
         if version is not None and version <= self.sent_version:
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
@@ -155,7 +158,42 @@ class TableConsumer(AsyncWebsocketConsumer):
             shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
             html = render_live(shown, self.viewer, not self.page)
+            if self.page and self.viewer.tokens:  # a player's page, back after a handover?
+                self.offered = handed_over(game, self.viewer)
+                if self.offered:
+                    html = handed_over_offer(self.code, self.offered) + html
         return html, game.version, presence.seconds_until_away(game)
+
+    async def _seats_changed(self, version: int) -> None:
+        """A seat at the table changed hands (the host gave it to the computer, its
+        player took it back): this socket is counted at the seats its browser holds
+        now, as if it had just come, and its page shows what it may take back. A
+        browser's other pages would otherwise stay what they were when they came: a
+        spectator, at a seat its player took back in another tab."""
+        held = self.seats
+        offer = await inline.database(self._reseat, move_stamp(version))
+        if bool(held) != bool(self.seats):
+            presence.SPECTATORS.change(self.game_id, self.code, -1 if self.seats else +1)
+        if held != self.seats:
+            await self.channel_layer.group_send(group_name(self.code), presence_notice())
+        if offer is not None:
+            await self.send(text_data=offer)
+
+    def _reseat(self, stamp: str) -> str | None:
+        game = SNAPSHOTS.get(self.game_id, self.code, stamp)
+        if game is None:
+            return None
+        mine = [seat.id for seat in game.seats.all() if seat.token in self.viewer.tokens]
+        if mine != self.seats:
+            if self.seats:
+                presence.leave(self.seats)
+            self.seats = presence.arrive(game, self.viewer) if mine else []
+        offered = handed_over(game, self.viewer)
+        if offered == self.offered:
+            return None
+        self.offered = offered
+        with translation.override(self.language):
+            return handed_over_offer(self.code, offered)
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
         """The table for ``stamp`` if this process has it ready: most browsers at a

@@ -119,9 +119,20 @@ def table_page(
         "ruleset_name": view.turn.ruleset_name,
         # safe: the table's markup, with the spectators' line (markup too) filled in
         "table": mark_safe(_with_watching(game, html)),
-        "handed_over": [seat.name for seat in services.handed_over(game, viewer)],
+        "handed_over": handed_over(game, viewer),
         "urls": table_urls(game.code),  # the page's own: the take-back, the table's
     }
+
+
+def handed_over(game: Game, viewer: Viewer) -> tuple[str, ...]:
+    """The names of the seats ``viewer`` is offered to take back from the computer."""
+    return tuple(seat.name for seat in services.handed_over(game, viewer))
+
+
+def handed_over_offer(code: str, names: tuple[str, ...]) -> str:
+    """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
+    context = {"handed_over": names, "urls": table_urls(code), "oob": True}
+    return render_to_string("games/table.html#handed-over", context)
 
 
 _TABLE_ACTIONS = (

@@ -618,7 +618,8 @@ def _bump(
     queries.update(game, ["version", *changed])
     _log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
-    transaction.on_commit(lambda: broadcast.game_changed(code, version, game))
+    seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
+    transaction.on_commit(lambda: broadcast.game_changed(code, version, game, seats))
 
 
 def _log(game: Game, events: Sequence[Event]) -> None:

@@ -63,6 +63,14 @@ def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
 
 
 @pytest.fixture
+def impatient_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
+    """The site where the player to move may be skipped after 2 s away, not 30."""
+    server = serve_site(django_db_blocker, YATZY_AWAY_BEFORE_SKIP_S="2")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
 def new_page(browser: object, site: Server, transactional_db: None):
     """Open a fresh browser context (a separate person) and a page in it."""
     contexts = []

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
-from tests.e2e.conftest import screenshot, serve_site
+from games.models import Seat
+from tests.e2e.conftest import score_first_option, screenshot, serve_site
 from tests.e2e.test_remote import DIE, alice_and_bob_at_the_table
 from tests.servers import Server
 
@@ -107,3 +108,44 @@ def test_a_socket_the_server_closed_on_purpose_asks_for_a_reload(new_page, site:
     )
     watcher.wait_for_timeout(1000)
     assert len(sockets) == 1  # not tried again: it would be refused again
+
+
+def test_a_page_back_after_its_seat_was_handed_over_is_offered_it_at_once(
+    new_page, impatient_site: Server
+) -> None:
+    """Bob's phone loses the table at his turn; the host lets the computer play for him.
+    When his page is back, it offers him his seat, without a reload."""
+    alice, bob = alice_and_bob_at_the_table(new_page, impatient_site)
+    alice.get_by_role("button", name="Roll").click()
+    score_first_option(alice)
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []  # the page's and the server's
+    cut = [False]
+
+    def through(socket: WebSocketRoute) -> None:
+        if cut[0]:
+            socket.close(code=1011)  # still no network: tried again later
+            return
+        sockets.append((socket, socket.connect_to_server()))
+
+    bob.route_web_socket("**/ws/**", through)
+    bob.reload()  # his page's socket now goes through ``through``
+    expect(bob.get_by_role("status").first).to_contain_text("Your turn, Bob.")
+    cut[0] = True
+    page_side, server_side = sockets[-1]
+    server_side.close()  # the network goes: the server's end of it closes
+    page_side.close(code=1011)
+    expect(connection(bob)).to_have_text("Connection lost. Reconnecting…")
+
+    expect(alice.get_by_text("Bob: away")).to_be_visible()
+    alice.get_by_role("button", name="Let the computer play for Bob").click(timeout=15_000)
+    cut[0] = False
+
+    offer = bob.get_by_role("button", name="Take Bob's seat back")
+    expect(offer).to_be_visible(timeout=8000)
+    expect(bob.get_by_text("While you were away, the host let a computer player")).to_be_visible()
+    screenshot(bob, "seat-offered-back")
+    with bob.expect_navigation():
+        offer.click()  # a form pushed over the socket: htmx sends its CSRF header
+    expect(offer).to_have_count(0)
+    assert Seat.objects.get(name="Bob").kind == Seat.Kind.REMOTE
+    expect(bob.get_by_text("This page has expired")).to_have_count(0)

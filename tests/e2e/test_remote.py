@@ -4,13 +4,11 @@ a spectator, and a page closed and reopened mid-game."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import score_first_option, screenshot, serve_site
+from tests.e2e.conftest import score_first_option, screenshot
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
@@ -141,14 +139,6 @@ def test_a_friend_coming_and_going_leaves_the_players_buttons_in_place(
     screenshot(alice, "confirm-while-a-friend-is-away")
     confirm.click()
     expect(alice.get_by_role("status")).to_contain_text("Bob's turn.")
-
-
-@pytest.fixture
-def impatient_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
-    """The site where the player to move may be skipped after 2 s away, not 30."""
-    server = serve_site(django_db_blocker, YATZY_AWAY_BEFORE_SKIP_S="2")
-    yield server
-    server.stop()
 
 
 def test_the_skip_buttons_come_without_wiping_what_the_host_was_told(
