@@ -79,7 +79,8 @@ class Table(NamedTuple):
     can_hold: bool
     can_roll: bool
     can_hint: bool
-    presence: tuple[tuple[str, str, bool], ...]  # (kind, name, connected) per seat
+    # (kind, name, connected, a friend's seat the computer plays for now) per seat
+    presence: tuple[tuple[str, str, bool, bool], ...]
     can_skip: bool
     can_play_again: bool  # a player's, at the end
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
@@ -264,14 +265,14 @@ def _roll_button(can_roll: bool, rolls_left: int, language: str) -> str:
 
 
 @lru_cache(maxsize=512)  # a table's list changes only when someone comes or goes
-def _presence(seats: tuple[tuple[str, str, bool], ...], language: str) -> str:
+def _presence(seats: tuple[tuple[str, str, bool, bool], ...], language: str) -> str:
     """The presence list's lines: the players, connected or away, and the computer
     players. The players at the host's screen are listed only at a table with friends
-    (at a table of one screen, all are there or none). Seats are given as (kind, name,
-    connected); ``language`` keys the cache."""
+    (at a table of one screen, all are there or none), also once the computer plays
+    for all of them. Seats are given as ``Table.presence``; ``language`` keys the cache."""
     lines = []
-    friends = any(kind == Seat.Kind.REMOTE for kind, _name, _connected in seats)
-    for kind, name, connected in seats:
+    friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
+    for kind, name, connected, _handed in seats:
         if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
             state = gettext("connected") if connected else gettext("away")
             css = "online" if connected else "offline"

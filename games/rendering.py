@@ -83,7 +83,9 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         and not declaring
         and len(state.held) < state.dice_count,
         can_hint=live and game.coach and not state.is_finished,
-        presence=tuple((seat.kind, seat.name, seat.connections > 0) for seat in seats),
+        presence=tuple(
+            (seat.kind, seat.name, seat.connections > 0, bool(seat.handed_from)) for seat in seats
+        ),
         can_skip=may_skip and not live,
         can_play_again=any(s.token in viewer.tokens for s in seats),
         ranking=ranking,

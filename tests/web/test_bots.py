@@ -166,6 +166,9 @@ def test_the_host_hands_an_away_player_to_the_computer(
 
     bob_seat = Seat.objects.get(name="Bob")
     assert (bob_seat.kind, bob_seat.bot_level) == ("bot", "good")
+    table = alice.get(f"/g/{game.code}/").content.decode()
+    assert "Bob: computer player" in table
+    assert "Alice: away" in table  # still a table with a friend: its players are listed
     late = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert late.status_code == 403  # Bob's old browser no longer holds the seat
     while not fresh(game).engine_state().is_finished:
