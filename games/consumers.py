@@ -38,7 +38,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     game_id: int | None = None
     sent_version = -1
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
-    page = ""  # the table page's id; none for the lobby page
+    page = ""  # the table page's id (none for the lobby page, or if not one the site made)
+    lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
     offered: tuple[str, ...] = ()  # the seats this page is offered to take back
 
     async def __call__(self, scope: dict, receive, send) -> None:
@@ -62,7 +63,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
-        self.page = broadcast.page_id(self.scope["url_route"]["kwargs"].get("page"))
+        named = self.scope["url_route"]["kwargs"].get("page")
+        self.page = broadcast.page_id(named)
+        self.lobby_page = named is None
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
@@ -123,7 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         table looks different for it. A browser is never sent an older table, nor
         the table of its own move, which the answer to its request carried."""
         version = event.get("version")
-        if event.get("seats") and self.page and self.viewer.tokens:
+        if event.get("seats") and not self.lobby_page and self.viewer.tokens:
             await self._seats_changed(version)
         if version is not None and version <= self.sent_version:
             return
@@ -157,8 +160,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self.seats:
             shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
-            html = render_live(shown, self.viewer, not self.page)
-            if self.page and self.viewer.tokens:  # a player's page, back after a handover?
+            html = render_live(shown, self.viewer, self.lobby_page)
+            if not self.lobby_page and self.viewer.tokens:  # a player's, after a handover?
                 self.offered = handed_over(game, self.viewer)
                 if self.offered:
                     html = handed_over_offer(self.code, self.offered) + html
@@ -201,7 +204,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = SNAPSHOTS.peek(self.game_id, self.code, stamp)
         if game is None:
             return None
-        html = cached_live(game, self.viewer, self.language, not self.page)
+        html = cached_live(game, self.viewer, self.language, self.lobby_page)
         return None if html is None else (html, game.version)
 
     def _render(self, stamp: str | None) -> tuple[str, int]:
@@ -209,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if game is None:
             return "", -1
         with translation.override(self.language):
-            return render_live(game, self.viewer, not self.page), game.version
+            return render_live(game, self.viewer, self.lobby_page), game.version
 
 
 _told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector

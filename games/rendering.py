@@ -226,15 +226,17 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool = True) -> str:
     """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
 
     A lobby that has started, or a finished table with a next game, carries
-    ``data-redirect`` so the browser follows to where the players are. A socket of a
-    table page (not ``lobby_page``) is not sent what only the lobby page has a place
-    for (htmx would log each push's part without a place as an error).
+    ``data-redirect`` so the browser follows to where the players are. Each page is
+    sent only what it has a place for (htmx logs a part without one as an error): a
+    lobby page whose game has started, only that redirect.
     """
     if game.status == Game.Status.LOBBY:
         context = lobby_context(game, viewer)
         context["oob"] = True
         return render_to_string("games/lobby.html#lobby", context)
-    return _live(game, table_partial(game, viewer), lobby_page)
+    if lobby_page:
+        return _to_the_table(game)
+    return _live(table_partial(game, viewer))
 
 
 def warm(game: Game) -> None:
@@ -262,9 +264,13 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool = Tr
 
     The string sent is kept on the game, per view and spectator count, so the browsers
     that see the same table share one string, made once (and hashed once)."""
-    if game.status == Game.Status.LOBBY or not seats_at_hand(game):
+    if game.status == Game.Status.LOBBY:
         return None
-    key = (_view_key(game, viewer, language), spectators(game), lobby_page)
+    if lobby_page:
+        return _to_the_table(game)
+    if not seats_at_hand(game):
+        return None
+    key = (_view_key(game, viewer, language), spectators(game))
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)
     if html is None:
@@ -272,7 +278,7 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool = Tr
         if table is None:
             return None
         with translation.override(language):
-            html = pushes[key] = _live(game, _with_watching(game, table), lobby_page)
+            html = pushes[key] = _live(_with_watching(game, table))
     return html
 
 
@@ -286,13 +292,14 @@ def _with_watching(game: Game, html: str) -> str:
     return html.replace(markup.WATCHING_MARK, markup.watching(spectators(game)), 1)
 
 
-def _live(game: Game, html: str, lobby_page: bool = True) -> str:
-    html = html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
-    if not lobby_page:
-        return html
-    # A browser still on the lobby page has no table to swap: send it to the table.
+def _live(html: str) -> str:
+    return html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
+
+
+def _to_the_table(game: Game) -> str:
+    """What a lobby page is sent once its game has started: go to the table."""
     table_url = table_urls(game.code)["table"]
-    return html + f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
+    return f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
 
 
 def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None:

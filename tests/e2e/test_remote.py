@@ -91,18 +91,24 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     screenshot(alice, "remote-finished")
 
 
-def alice_and_bob_at_the_table(new_page, site: Server) -> tuple[Page, Page]:
-    """Alice's game on ``site``, Bob joined by her invite link, started: her turn."""
+def bob_in_alices_lobby(new_page, site: Server, bob: Page | None = None) -> tuple[Page, Page]:
+    """Alice's game on ``site``, Bob (``bob``, else a new page) joined by her invite link."""
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_role("button", name="Create game").click()
-    bob: Page = new_page()
+    bob = bob or new_page()
     bob.goto(alice.get_by_label("Invite link").input_value())
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join").click()
     expect(alice.get_by_text("Bob", exact=True)).to_be_visible()
+    return alice, bob
+
+
+def alice_and_bob_at_the_table(new_page, site: Server) -> tuple[Page, Page]:
+    """Alice's game on ``site``, Bob joined by her invite link, started: her turn."""
+    alice, bob = bob_in_alices_lobby(new_page, site)
     alice.get_by_role("button", name="Start game").click()
     expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
@@ -242,3 +248,20 @@ def test_a_page_at_a_refused_posts_address_resynchronises_from_the_table(
     assert resync.value.url == table_url and resync.value.status == 200
     expect(bob.get_by_role("status").first).to_contain_text("Alice's turn.")
     expect(bob.get_by_text("does not take that kind of request")).to_have_count(0)
+
+
+def test_the_lobby_follows_the_game_to_its_table_without_an_error(new_page, site: Server) -> None:
+    """A lobby page was pushed the table too, which it has no place for: htmx logged an
+    error on every page in the lobby as the game started."""
+    bob: Page = new_page()
+    errors: list[str] = []
+    bob.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    alice, bob = bob_in_alices_lobby(new_page, site, bob)
+    lobby_url = bob.url
+
+    with bob.expect_navigation():
+        alice.get_by_role("button", name="Start game").click()
+
+    expect(bob.get_by_role("status").first).to_contain_text("Alice's turn.")
+    assert bob.url != lobby_url
+    assert errors == []

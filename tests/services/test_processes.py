@@ -77,7 +77,7 @@ async def table(servers: list[Server]) -> AsyncIterator[tuple[str, Browser, Brow
     started = await alice.post(f"/g/{code}/start/", {"version": str(version)})
     assert started.status_code in (204, 302)
     for browser in (alice, bob):
-        await browser.connect(f"/ws/g/{code}/")
+        await browser.connect(browser.table_socket(code))
         await asyncio.wait_for(browser.connected.wait(), 10)
     yield code, alice, bob
     await asyncio.gather(alice.close(), bob.close())
@@ -109,7 +109,7 @@ async def test_a_killed_process_loses_nothing_and_its_browsers_resynchronise(
     await asyncio.to_thread(servers[0].kill)
     await asyncio.to_thread(servers[0].start)
     await alice.drop()
-    await alice.connect(f"/ws/g/{code}/")  # the page's reconnect with backoff
+    await alice.connect(alice.table_socket(code))  # the page's reconnect with backoff
     await asyncio.wait_for(alice.connected.wait(), 10)
 
     assert latest(alice) == version  # the roll survived the crash

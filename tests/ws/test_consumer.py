@@ -21,11 +21,15 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://127.0.0.1")
 
 
-def socket(code: str, client: Client | None = None, origin=ORIGIN) -> WebsocketCommunicator:
+def socket(
+    code: str, client: Client | None = None, origin=ORIGIN, lobby_page: bool = False
+) -> WebsocketCommunicator:
+    """The socket of a table page of ``client``'s (a new page), or of its lobby page."""
     headers = [origin]
     if client is not None and "sessionid" in client.cookies:
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    return WebsocketCommunicator(application, f"/ws/g/{code}/", headers=headers)
+    path = f"/ws/g/{code}/" if lobby_page else f"/ws/g/{code}/{broadcast.new_page_id()}/"
+    return WebsocketCommunicator(application, path, headers=headers)
 
 
 async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
@@ -33,9 +37,11 @@ async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
     return int(re.search(r'data-version="(\d+)"', html).group(1)), html
 
 
-async def joined(code: str, client: Client | None = None) -> WebsocketCommunicator:
+async def joined(
+    code: str, client: Client | None = None, lobby_page: bool = False
+) -> WebsocketCommunicator:
     """A socket at the table, past the table it is sent on arrival."""
-    ws = socket(code, client)
+    ws = socket(code, client, lobby_page=lobby_page)
     await ws.connect()
     await next_version(ws)
     return ws
@@ -266,28 +272,27 @@ async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_awa
     await offered_to_skip_bob_later(host)
 
 
-async def test_a_table_page_is_not_pushed_the_lobby_pages_redirect(
+async def test_each_page_is_pushed_only_what_it_has_a_place_for(
     alice: Client, dice: object
 ) -> None:
     # The lobby page follows the game to its table by a part the table page has no
-    # place for: htmx logged every push of it there as an error.
+    # place for, and has no place for the table: htmx logged every push of either
+    # as an error on the other page.
     game = await sync_to_async(create_game)(alice)
-    on_table = WebsocketCommunicator(
-        application,
-        f"/ws/g/{game.code}/{broadcast.new_page_id()}/",
-        headers=socket(game.code, alice).scope["headers"],
-    )
+    on_table = socket(game.code, alice)
     await on_table.connect()
-    on_lobby = await joined(game.code, alice)
+    on_lobby = socket(game.code, alice, lobby_page=True)
+    await on_lobby.connect()
     _, first = await next_version(on_table)
+    arrival = await on_lobby.receive_from(timeout=5)
     await settled(on_table, on_lobby)
 
     await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))
     _, pushed = await next_version(on_table)
-    _, to_lobby = await next_version(on_lobby)
 
     assert 'id="lobby"' not in first and 'id="lobby"' not in pushed
-    assert f'<div id="lobby" hx-swap-oob="true" data-redirect="/g/{game.code}/">' in to_lobby
+    assert arrival == f'<div id="lobby" hx-swap-oob="true" data-redirect="/g/{game.code}/"></div>'
+    assert await on_lobby.receive_nothing(timeout=0.3)  # nothing new for it
     await on_table.disconnect()
     await on_lobby.disconnect()
 

@@ -336,7 +336,9 @@ async def test_a_browser_is_pushed_tables_in_its_own_language(
 ) -> None:
     game = await sync_to_async(create_game)(alice, players="Bob")
     other = socket(game.code)  # an English browser renders first, and is cached first
-    watcher = WebsocketCommunicator(application, f"/ws/g/{game.code}/", headers=[ORIGIN, header])
+    watcher = WebsocketCommunicator(
+        application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN, header]
+    )
     for ws in (other, watcher):
         await ws.connect()
         await next_version(ws)

@@ -20,11 +20,13 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
 async def tab(code: str, client: Client, page: str = "") -> WebsocketCommunicator:
-    """A page's socket at the table (``page``: the id in its address), past its first table."""
+    """A page's socket at the table (``page``: the id in its address, else a new one),
+    past its first table."""
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    named = f"{page}/" if page else ""
     ws = WebsocketCommunicator(
-        application, f"/ws/g/{code}/{named}", headers=[ORIGIN, (b"cookie", cookie)]
+        application,
+        f"/ws/g/{code}/{page or broadcast.new_page_id()}/",
+        headers=[ORIGIN, (b"cookie", cookie)],
     )
     await ws.connect()
     await next_version(ws)
