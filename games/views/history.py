@@ -102,6 +102,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "step": step,
         "steps": len(steps),
         "shown": steps[step - 1] if step else None,
+        "dice": _dice_shown(steps[step - 1]) if step else [],
         "shown_text": _describe(steps[step - 1], names) if step else "",
         "turns": turns,
         "decision": analysis.decisions.get(step),
@@ -118,6 +119,14 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _dice_shown(step) -> list[tuple[int, bool]]:
+    """The dice of a review step, each with whether it is held: as rolled, or those
+    that were scored (the next turn has none yet)."""
+    if step.after.dice:
+        return [(face, i in step.after.held) for i, face in enumerate(step.after.dice)]
+    return [(face, False) for face in step.before.dice]
 
 
 def _describe(step, names: dict[int, str]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -115,6 +117,28 @@ def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: 
     assert f"Step {steps} of {steps}" in last
     assert "Step 1 of" in first and "Alice rolls" in first
     assert "scores" in last
+
+
+def test_a_review_step_names_its_dice_and_which_are_held(alice: Client, dice: object) -> None:
+    game = create_game(alice, players="Bob", upper_only="on")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)  # step 1
+    alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)  # 2
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)  # step 3
+    play_to_the_end(alice, game)  # step 4 rolls again, step 5 scores those dice
+    review = f"/g/{game.code}/review/"
+
+    rolled = alice.get(review + "?step=3", **HTMX).content.decode()
+    scored = alice.get(review + "?step=5", **HTMX).content.decode()
+
+    shown = re.compile(r'<ul class="dice small" aria-label="Dice">(.*?)</ul>', re.S)
+    held = '<span class="visually-hidden"> (held)</span>'
+    dice = re.findall(r'<li class="die( held)?">(\d)(.*?)</li>', shown.search(rolled).group(1))
+    assert [(bool(h), said == held) for h, _face, said in dice] == [(False, False)] * 2 + [
+        (True, True)
+    ] + [(False, False)] * 2
+    # a score step shows the dice that were scored (its next turn has none yet)
+    assert "scores" in scored
+    assert len(re.findall(r'<li class="die">\d</li>', shown.search(scored).group(1))) == 5
 
 
 def test_a_review_step_is_a_page_of_its_own_when_history_goes_back_to_it(
