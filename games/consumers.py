@@ -24,6 +24,7 @@ from django.utils import translation
 
 from games import bots, broadcast, presence
 from games.broadcast import group_name, presence_notice
+from games.models import Game
 from games.rendering import cached_live, handed_over, handed_over_offer, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
@@ -162,10 +163,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             html = render_live(shown, self.viewer, self.lobby_page)
             if not self.lobby_page and self.viewer.tokens:  # a player's, after a handover?
-                self.offered = handed_over(game, self.viewer)
-                if self.offered:
-                    html = handed_over_offer(self.code, self.offered) + html
+                html = self._new_offer(game) + html
         return html, game.version, presence.seconds_until_away(game)
+
+    def _new_offer(self, game: Game) -> str:
+        """The take-back offer ``game`` makes this page, if it differs from the one the
+        page was last sent (none on arrival); else ''."""
+        offered = handed_over(game, self.viewer)
+        if offered == self.offered:
+            return ""
+        self.offered = offered
+        return handed_over_offer(self.code, offered)
 
     async def _seats_changed(self, version: int) -> None:
         """A seat at the table changed hands (the host gave it to the computer, its
@@ -179,24 +187,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             presence.SPECTATORS.change(self.game_id, self.code, -1 if self.seats else +1)
         if held != self.seats:
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
-        if offer is not None:
+        if offer:
             await self.send(text_data=offer)
 
-    def _reseat(self, stamp: str) -> str | None:
+    def _reseat(self, stamp: str) -> str:
         game = SNAPSHOTS.get(self.game_id, self.code, stamp)
         if game is None:
-            return None
+            return ""
         mine = [seat.id for seat in game.seats.all() if seat.token in self.viewer.tokens]
         if mine != self.seats:
             if self.seats:
                 presence.leave(self.seats)
             self.seats = presence.arrive(game, self.viewer) if mine else []
-        offered = handed_over(game, self.viewer)
-        if offered == self.offered:
-            return None
-        self.offered = offered
         with translation.override(self.language):
-            return handed_over_offer(self.code, offered)
+            return self._new_offer(game)
 
     def _cached(self, stamp: str | None) -> tuple[str, int] | None:
         """The table for ``stamp`` if this process has it ready: most browsers at a

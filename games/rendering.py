@@ -222,7 +222,7 @@ _LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
 _TABLE_TAG = '<section id="table"'
 
 
-def render_live(game: Game, viewer: Viewer, lobby_page: bool = True) -> str:
+def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
     """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
 
     A lobby that has started, or a finished table with a next game, carries
@@ -257,7 +257,7 @@ def warm(game: Game) -> None:
         table_partial(game, viewer)
 
 
-def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool = True) -> str | None:
+def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
     the database nor a rendering: the table is in the cache and the game's seats are at
     hand. Safe to call on the event loop; ``None`` means render it (``render_live``).
