@@ -4,7 +4,8 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    YATZY_VAR_DIR=/app/var
+    YATZY_VAR_DIR=/app/var \
+    YATZY_SOLVER_CACHE=/app/var/solver
 
 WORKDIR /app
 RUN useradd --create-home --uid 1000 yatzy
@@ -23,7 +24,7 @@ COPY locale ./locale
 RUN YATZY_PRODUCTION=1 SECRET_KEY=build-only ALLOWED_HOSTS=build \
     DATABASE_URL=postgres://build/build REDIS_URL=redis://build:6379/0 \
     python manage.py collectstatic --noinput \
- && mkdir -p /app/var && chown -R yatzy /app/var
+ && mkdir -p /app/var/solver && chown -R yatzy /app/var
 
 USER yatzy
 ENV YATZY_PRODUCTION=1
