@@ -116,6 +116,9 @@
   }
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
+  // a page the browser kept and shows again (back, forward) is not leaving any more:
+  // its socket, closed as it was hidden, comes back, and a later loss must be said
+  window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("htmx:wsClose", function (event) {
     if (leaving) return;
     // a socket dropped (also daphne's on a restart) is tried again; one the server

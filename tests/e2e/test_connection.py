@@ -149,3 +149,23 @@ def test_a_page_back_after_its_seat_was_handed_over_is_offered_it_at_once(
     expect(offer).to_have_count(0)
     assert Seat.objects.get(name="Bob").kind == Seat.Kind.REMOTE
     expect(bob.get_by_text("This page has expired")).to_have_count(0)
+
+
+
+def test_a_page_shown_again_from_the_back_forward_cache_still_says_when_it_loses_the_server(
+    new_page, own_site: Server
+) -> None:
+    """A page left for another (pagehide) no longer reports its socket's close: that is
+    the page going, not the server. Kept by the browser and shown again (back, forward:
+    pageshow), it must report the next loss. Chromium keeps no page with a socket open
+    (checked: going back loads the table anew), other browsers do; the two events are
+    what such a browser fires, so they are fired here."""
+    alice, _bob = alice_and_bob_at_the_table(new_page, own_site)
+    alice.evaluate(
+        """() => {
+            window.dispatchEvent(new PageTransitionEvent("pagehide", {persisted: true}));
+            window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true}));
+        }"""
+    )
+    own_site.stop()
+    expect(connection(alice)).to_have_text("Connection lost. Reconnecting…")
