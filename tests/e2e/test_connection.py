@@ -151,7 +151,6 @@ def test_a_page_back_after_its_seat_was_handed_over_is_offered_it_at_once(
     expect(bob.get_by_text("This page has expired")).to_have_count(0)
 
 
-
 def test_a_page_shown_again_from_the_back_forward_cache_still_says_when_it_loses_the_server(
     new_page, own_site: Server
 ) -> None:
