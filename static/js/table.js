@@ -246,6 +246,22 @@
     next.focus({ preventScroll: true });
   });
 
+  // What an answer to this page adds at the table's top (a zero to confirm, a refusal)
+  // was out of sight for a player who had tapped a score at the foot of the scorecard
+  // on a phone, and the tap seemed to do nothing. It is brought into view once, and a
+  // zero to confirm takes the focus: the next Enter or tap answers it, and a keyboard
+  // user need not tab back past the dice to reach it.
+  var answered = new WeakSet();
+  document.addEventListener("htmx:afterSettle", function () {
+    var table = document.getElementById("table");
+    var part = table && table.querySelector(":scope > form.confirm, :scope > #notice");
+    if (!part || answered.has(part)) return;
+    answered.add(part);
+    part.scrollIntoView({ block: "nearest" });
+    var yes = part.querySelector("button[type=submit]");
+    if (yes) yes.focus({ preventScroll: true });
+  });
+
   // A table pushed over the WebSocket replaces the one on screen, and with it the
   // control that had keyboard focus (htmx keeps focus by id for its own answers, not for
   // pushes): give focus back to the control with the same id in the new table.

@@ -122,6 +122,33 @@ def test_the_table_fits_a_phone(new_page, site: Server) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
+def test_a_zero_to_confirm_comes_into_view_with_the_focus_on_its_answer(
+    new_page, site: Server
+) -> None:
+    """The question is asked at the table's top; the zero was tapped at the foot of the
+    scorecard, on a phone. The question must not stay out of sight (the tap seemed to
+    do nothing), and the keyboard must not have to go back past the dice to answer it."""
+    page: Page = new_page(360, 740)
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator(".htmx-request")).to_have_count(0)
+    zero = page.get_by_role("button", name=re.compile(r"^Score 0 in ")).last  # Yatzy, nearly always
+    zero.focus()
+    assert page.evaluate("window.scrollY") > 0  # the foot of the scorecard, not the top
+    page.keyboard.press("Enter")
+
+    yes = page.get_by_role("button", name=re.compile(r"^Yes, score 0 in "))
+    expect(yes).to_be_focused()
+    expect(yes).to_be_in_viewport()
+    expect(page.get_by_role("alert")).to_be_in_viewport()
+    screenshot(page, "zero-to-confirm-phone")
+    page.keyboard.press("Enter")  # answered where the focus is
+    expect(yes).to_have_count(0)
+    expect(page.get_by_role("button", name="Roll")).to_contain_text("3 rolls left")  # next turn
+
+
 OLDER_PUSH = """older => htmx.swap(document.body,
     '<section id="table" data-version="' + older + '" hx-swap-oob="true">stale</section>',
     {swapStyle: 'none'})"""
