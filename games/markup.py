@@ -57,8 +57,9 @@ class Turn(NamedTuple):
     ruleset_name: str
     upper_only: bool
     finished: bool
-    # the names of those in first place (several for a tie) and their total, once over
-    winner: tuple[tuple[str, ...], int] | None
+    # the names of those in first place (several for a tie) and their total, once over,
+    # and whether first place is a team's (its name is its players': "Alice & Carol")
+    winner: tuple[tuple[str, ...], int, bool] | None
     live: bool  # the viewer is to move
     player_to_move: str
     roll_number: int
@@ -168,8 +169,13 @@ def _turn(turn: Turn, language: str) -> str:
     if turn.upper_only:
         title += " · " + gettext("upper section only")
     if turn.finished and turn.winner:
-        names, total = turn.winner
-        if len(names) == 1:
+        names, total, team = turn.winner
+        if len(names) == 1 and team:
+            banner = gettext("Game over: %(names)s win with %(total)s points.") % {
+                "names": escape(names[0]),
+                "total": total,
+            }
+        elif len(names) == 1:
             banner = gettext("Game over: %(name)s wins with %(total)s points.") % {
                 "name": escape(names[0]),
                 "total": total,

@@ -57,9 +57,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
         upper_only=state.options.upper_only,
         finished=state.is_finished,
-        winner=(tuple(name for _, name, _, first in ranking if first), ranking[0][2])
-        if ranking
-        else None,
+        winner=_winner(state, ranking) if ranking else None,
         live=live,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         roll_number=state.roll_number,
@@ -162,6 +160,16 @@ def table_urls(code: str) -> dict[str, str]:
 def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
     columns = column_names(state, names)
     return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
+
+
+def _winner(state: rules.GameState, ranking: tuple) -> tuple[tuple[str, ...], int, bool]:
+    """The names in first place, their total, and whether first place is a team's."""
+    team = any(
+        len(state.scorecards[index].players) > 1
+        for rank, index, _total in state.ranking()
+        if rank == 1
+    )
+    return tuple(name for _, name, _, first in ranking if first), ranking[0][2], team
 
 
 def options_text(game: Game) -> str:

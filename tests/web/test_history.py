@@ -61,6 +61,21 @@ def test_a_tie_is_told_as_a_shared_first_place(
     assert "wins with" not in page
 
 
+def test_a_winning_team_is_told_as_its_players(alice: Client, dice: object) -> None:
+    game = create_game(alice, players="Bob\nCarol\nDave", teams="2", upper_only="on")
+    game = play_to_the_end(alice, game)
+
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    (_rank, index, total), (second, *_) = game.engine_state().ranking()
+    assert second == 2  # one team first
+    names = " &amp; ".join(
+        ("Alice", "Bob", "Carol", "Dave")[p] for p in game.engine_state().scorecards[index].players
+    )
+    assert f"Game over: {names} win with {total} points." in page
+    assert "wins with" not in page
+
+
 def test_a_spectator_is_offered_the_review_but_not_to_play_again(
     alice: Client, spectator: Client, finished: Game
 ) -> None:
