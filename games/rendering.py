@@ -190,20 +190,14 @@ def options_text(game: Game) -> str:
 
 def host_name(game: Game) -> str:
     """The name of the host's first seat (at the host's screen), or empty."""
-    return next(
-        (
-            s.name
-            for s in game.seats.all()
-            if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser
-        ),
-        "",
-    )
+    return next((s.name for s in services.host_seats(game)), "")
 
 
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
     seats = list(game.seats.all())
     mine = [seat for seat in seats if seat.token in viewer.tokens]
+    hosts = services.host_seats(game, seats)
     removed = (
         not mine
         and bool(viewer.browser_id)
@@ -213,7 +207,8 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "game": game,
         "removed": removed,  # the host took this browser's seat away
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "seats": [(seat, seat_label(seat)) for seat in seats],
+        # (seat, label, whether the host may remove it: not the host's own last seat)
+        "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": mine,
         # (the seat's name, its personal link): named once the browser holds several

@@ -162,6 +162,12 @@ def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
             raise ActionError(_("There is no such seat at this table."), code="no_seat")
         if game.seats.count() == 1:
             raise ActionError(_("A table needs at least one seat."), code="last_seat")
+        if host_seats(game) == [seat]:
+            # the host would run a table they cannot sit at, nor join again: its
+            # invite link has no seat for them
+            raise ActionError(
+                _("You host this table: your last seat at it stays."), code="host_seat"
+            )
         seat.delete()
         removed = {"position": position}
         if seat.browser_id:  # a friend's: their lobby page tells them (lobby_context)
@@ -458,6 +464,16 @@ def _away_seat_to_move(
     if not may_skip.include(viewer):
         raise NotYourSeat(_("The host is at the table: only the host can do that."))
     return game, state, seat
+
+
+def host_seats(game: Game, seats: Iterable[Seat] | None = None) -> list[Seat]:
+    """The seats of the players at the host's own screen, of ``seats`` if given (read
+    already), else of the game's."""
+    return [
+        s
+        for s in (game.seats.all() if seats is None else seats)
+        if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser
+    ]
 
 
 def _check_host(game: Game, viewer: Viewer) -> None:

@@ -202,6 +202,29 @@ def test_the_host_removes_a_seat(alice: Client, bob: Client, lobby: Game) -> Non
     )
 
 
+def test_the_host_keeps_a_seat_of_their_own(alice: Client, bob: Client, dice: object) -> None:
+    """Removing the host's own last seat left a host who could start a table they were
+    not at, and not join it again: its invite link had no seat left for them."""
+    lobby = create_game(alice, invites="1", players="Carol")
+    join(bob, lobby, "Bob")
+    alices, carols = (Seat.objects.get(game=lobby, name=n) for n in ("Alice", "Carol"))
+
+    alice.post(f"/g/{lobby.code}/seats/{carols.position}/remove/", {"version": version(lobby)})
+    page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    before = fresh(lobby)
+    refused = alice.post(
+        f"/g/{lobby.code}/seats/{alices.position}/remove/", {"version": version(lobby)}, **HTMX
+    )
+
+    assert not Seat.objects.filter(pk=carols.pk).exists()  # another of hers: removed
+    assert 'aria-label="Remove Alice"' not in page  # her last: not offered
+    assert 'aria-label="Remove Bob"' in page
+    assert refused.status_code == 400
+    assert "You host this table: your last seat at it stays." in refused.content.decode()
+    after = fresh(lobby)
+    assert (after.version, after.seats.count()) == (before.version, before.seats.count())
+
+
 def test_the_rejoin_link_brings_the_seat_to_another_device(
     alice: Client, bob: Client, lobby: Game
 ) -> None:
