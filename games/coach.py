@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from games import rules
-from games.strategy import advice
+from games.strategy import advice, tables
 from games.strategy.solver import Variant
 
 ALTERNATIVES = 3
@@ -31,17 +31,26 @@ class Hint:
     unavailable: str = ""
 
 
+def cannot_advise(ruleset: str, options: rules.TableOptions) -> str:
+    """Why the coach can never advise at a table of these rules, or "" if it can (once
+    its tables are built). The New game form refuses the coach at such a table."""
+    try:
+        variant = Variant.of(ruleset, options)
+    except ValueError:
+        return gettext("The coach cannot advise on declared-target tables.")
+    if not tables.solved_here(variant):
+        return gettext("The coach does not know Maxi Yatzy yet.")
+    return ""
+
+
 def hint(state: rules.GameState) -> Hint:
     if state.roll_number == 0:
         return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
-    try:
-        Variant.of(state.ruleset_key, state.options)
-    except ValueError:
-        return Hint(unavailable=gettext("The coach cannot advise on declared-target tables."))
+    # a table made before the form refused the coach at such rules
+    if reason := cannot_advise(state.ruleset_key, state.options):
+        return Hint(unavailable=reason)
     result = advice.advise(state)
     if result is None:
-        if state.ruleset_key == "maxi_yatzy":
-            return Hint(unavailable=gettext("The coach does not know Maxi Yatzy yet."))
         return Hint(
             unavailable=gettext(
                 "The coach is still working out this table's strategy: ask again in a minute."

@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import Seat
 from games.services import MAX_NAME, MAX_SEATS, SeatSpec, seat_name
@@ -153,6 +154,8 @@ class NewGameForm(forms.Form):
         except rules.RulesError as error:
             raise forms.ValidationError(rules_message(error)) from None
         data["options"] = options
+        if data["coach"] and (reason := cannot_advise(ruleset, options)):
+            self.add_error("coach", reason)  # a Hint button that could never help
         return data
 
     def seat_specs(self) -> list[SeatSpec]:

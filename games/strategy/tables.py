@@ -76,6 +76,11 @@ _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at 
 _TOO_LARGE = {"maxi_yatzy"}  # whole Maxi Yatzy games: beyond what is solved here
 
 
+def solved_here(variant: Variant) -> bool:
+    """Whether ``variant``'s tables are ever built here (whole Maxi Yatzy games are not)."""
+    return variant.ruleset not in _TOO_LARGE or variant.forced_order or variant.upper_only
+
+
 def build_later(variant: Variant) -> bool:
     """Start building ``variant``'s tables in a process of its own, unless it is not
     solved here, or this process started one lately; True if one was started.
@@ -87,7 +92,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if variant.ruleset in _TOO_LARGE or os.environ.get("YATZY_BUILD_TABLES", "1") == "0":
+    if not solved_here(variant) or os.environ.get("YATZY_BUILD_TABLES", "1") == "0":
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)

@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 
 from games import rules, services
+from games.models import Game
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, solved_tables, version
+from tests.conftest import NEW_GAME, create_game, fresh, solved_tables, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -82,13 +83,40 @@ def test_before_the_first_roll_the_coach_waits(alice: Client) -> None:
         ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
     ],
 )
-def test_the_coach_says_where_it_cannot_help(alice: Client, fields: dict, message: str) -> None:
-    game = create_game(alice, coach="on", **fields)
+def test_the_coach_is_not_offered_where_it_cannot_help(
+    alice: Client, fields: dict, message: str
+) -> None:
+    response = alice.post("/games/new/", {**NEW_GAME, "coach": "on", **fields})
+
+    assert response.status_code == 400  # the form again, saying why
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+    create_game(alice, **fields)  # the same rules without the coach: a table
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
+        ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
+    ],
+)
+def test_a_table_made_with_the_coach_before_that_says_where_it_cannot_help(
+    alice: Client, fields: dict, message: str
+) -> None:
+    game = create_game(alice, **fields)
+    Game.objects.filter(pk=game.pk).update(coach=True)
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
 
     body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
 
     assert message in body
+
+
+def test_the_coach_is_offered_at_a_maxi_yatzy_table_in_forced_order(alice: Client) -> None:
+    game = create_game(alice, ruleset="maxi_yatzy", forced_order="on", coach="on")
+
+    assert game.coach  # a small game: solved on the spot when first asked
 
 
 def test_an_unknown_game_has_no_hint(alice: Client) -> None:
