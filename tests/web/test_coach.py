@@ -76,13 +76,14 @@ def test_before_the_first_roll_the_coach_waits(alice: Client) -> None:
     assert "Roll the dice first: the coach advises on what you roll." in body
 
 
-@pytest.mark.parametrize(
-    ("fields", "message"),
-    [
-        ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
-        ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
-    ],
-)
+# the rules at which the coach can never advise, and what it says
+NO_COACH = [
+    ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
+    ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
+]
+
+
+@pytest.mark.parametrize(("fields", "message"), NO_COACH)
 def test_the_coach_is_not_offered_where_it_cannot_help(
     alice: Client, fields: dict, message: str
 ) -> None:
@@ -94,13 +95,7 @@ def test_the_coach_is_not_offered_where_it_cannot_help(
     create_game(alice, **fields)  # the same rules without the coach: a table
 
 
-@pytest.mark.parametrize(
-    ("fields", "message"),
-    [
-        ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
-        ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
-    ],
-)
+@pytest.mark.parametrize(("fields", "message"), NO_COACH)
 def test_a_table_made_with_the_coach_before_that_says_where_it_cannot_help(
     alice: Client, fields: dict, message: str
 ) -> None:
