@@ -166,9 +166,13 @@ def test_a_started_table_offers_to_watch(alice: Client, bob: Client, lobby: Game
     alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
 
     response = join(bob, lobby, "Bob")
+    invited = bob.get(f"/g/{lobby.code}/join/").content.decode()  # a late visitor
 
     assert response.status_code == 409
-    assert "already started: you can watch it instead" in response.content.decode()
+    assert response.content.decode().count("already started: you can watch it instead") == 1
+    assert "This game has already started: you can watch it instead." in invited
+    assert "no free seat" not in invited  # there was one: the game began without it
+    assert "Watch the game" in invited
 
 
 def test_only_the_host_starts(alice: Client, bob: Client, lobby: Game) -> None:
