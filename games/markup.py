@@ -247,12 +247,14 @@ def _die_button(position: int, face: int, held: bool, can_hold: bool, language: 
     Its id lets keyboard focus survive a new table; the face is decorative, the
     button carries the name."""
     label = gettext("Die %(number)s: %(face)s") % {"number": position + 1, "face": face}
-    title = gettext("Held: click to release") if held else gettext("Click to hold")
+    # a die this viewer cannot hold (a spectator's, another player's turn) has no tip
+    # telling them to click it
+    tip = gettext("Held: click to release") if held else gettext("Click to hold")
+    tip = f' title="{escape(tip)}"' if can_hold else " disabled"
     return (
         f'<button type="submit" id="die-{position}" name="die" value="{position}"'
         f' class="die{" held" if held else ""}" aria-pressed="{"true" if held else "false"}"'
-        f' aria-label="{escape(label)}" title="{escape(title)}"{"" if can_hold else " disabled"}>'
-        f"{_FACES[face]}</button>"
+        f' aria-label="{escape(label)}"{tip}>{_FACES[face]}</button>'
     )
 
 

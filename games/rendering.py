@@ -121,6 +121,8 @@ def table_page(
         "table": mark_safe(_with_watching(game, html)),
         "handed_over": handed_over(game, viewer),
         "urls": table_urls(game.code),  # the page's own: the take-back, the table's
+        # a spectator has no turn to be called to (the chime)
+        "plays": any(seat.token in viewer.tokens for seat in game.seats.all()),
     }
 
 

@@ -87,9 +87,14 @@ def test_a_held_die_reads_held_and_only_the_player_to_move_can_press_the_dice(
         f' aria-pressed="true" aria-label="Die 3: {face}" title="Held: click to release">'
     )
     assert held in mine.content.decode()
-    assert held.replace(">", " disabled>") in watched
+    # a die the viewer cannot press does not tell them to click it
+    assert held.replace(' title="Held: click to release">', " disabled>") in watched
     assert mine.content.decode().count('title="Click to hold">') == 4  # none disabled
     assert watched.count('name="die"') == 5 and watched.count(" disabled><svg") == 5
+    assert "click" not in watched.partition('class="dice"')[2].partition("</form>")[0]
+    # nor is a spectator offered a chime for a turn they do not have
+    assert "Chime when it is my turn" in alice.get(f"/g/{game.code}/").content.decode()
+    assert "Chime when it is my turn" not in watched
 
 
 def test_score_buttons_say_what_they_score(alice: Client, game: Game) -> None:
