@@ -25,6 +25,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import get_language, gettext, ngettext
 
 from games.models import Seat
+from games.rules import TableOptions
 
 TEMPLATE = "games/table.html"
 WATCHING_MARK = "<!--watching-->"  # the spectators' line, filled in per browser
@@ -55,7 +56,8 @@ class Turn(NamedTuple):
     """What the title, the turn banner and the target line say."""
 
     ruleset_name: str
-    upper_only: bool
+    options: TableOptions  # said under the title (``options_words``), with teams
+    teams: bool
     finished: bool
     # the names of those in first place (several for a tie) and their total, once over,
     # and whether first place is a team's (its name is its players': "Alice & Carol")
@@ -166,8 +168,11 @@ def _turn(turn: Turn, language: str) -> str:
     """The title, the turn banner and the target line (``language`` keys the cache)."""
     # The translations' own text is markup, as in a template; only the values are escaped.
     title = escape(str(turn.ruleset_name))
-    if turn.upper_only:
-        title += " · " + gettext("upper section only")
+    # the house rules are said at the table: a player in forced order, say, is offered
+    # a single score, and would not know why
+    house_rules = escape(options_words(turn.options, turn.teams))
+    if house_rules:
+        title += f' <small class="house-rules">{house_rules}</small>'
     if turn.finished and turn.winner:
         names, total, team = turn.winner
         if len(names) == 1 and team:
@@ -207,6 +212,21 @@ def _turn(turn: Turn, language: str) -> str:
         target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
         html += f'<p class="target">{target}</p>'
     return html
+
+
+def options_words(options: TableOptions, teams: bool) -> str:
+    """The table options beyond the rule set's own, in words ("Upper section only,
+    Forced order"); empty for none."""
+    chosen = [
+        (options.upper_only, gettext("Upper section only")),
+        (options.forced_order, gettext("Forced order")),
+        (options.declared_target, gettext("Declared target")),
+        (options.auto_first_roll, gettext("Automatic first roll")),
+        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
+        (not options.yahtzee_bonus, gettext("No Yahtzee bonus")),
+        (teams, gettext("Teams")),
+    ]
+    return ", ".join(text for on, text in chosen if on)
 
 
 def _dice_area(view: Table, hidden: str) -> str:

@@ -55,7 +55,8 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     ranking = _ranking(state, names) if state.is_finished else ()
     turn = markup.Turn(
         ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
-        upper_only=state.options.upper_only,
+        options=state.options,
+        teams=any(seat.team is not None for seat in seats),
         finished=state.is_finished,
         winner=_winner(state, ranking) if ranking else None,
         live=live,
@@ -177,17 +178,8 @@ def _winner(state: rules.GameState, ranking: tuple) -> tuple[tuple[str, ...], in
 def options_text(game: Game) -> str:
     """The table options a game was played with beyond its rule set's own, in words
     ("Upper section only, Forced order"); empty for none."""
-    options = game.table_options
-    chosen = [
-        (options.upper_only, gettext("Upper section only")),
-        (options.forced_order, gettext("Forced order")),
-        (options.declared_target, gettext("Declared target")),
-        (options.auto_first_roll, gettext("Automatic first roll")),
-        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
-        (not options.yahtzee_bonus, gettext("No Yahtzee bonus")),
-        (any(seat.team is not None for seat in game.seats.all()), gettext("Teams")),
-    ]
-    return ", ".join(text for on, text in chosen if on)
+    teams = any(seat.team is not None for seat in game.seats.all())
+    return markup.options_words(game.table_options, teams)
 
 
 def host_name(game: Game) -> str:

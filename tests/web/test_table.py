@@ -349,3 +349,21 @@ def test_the_yahtzee_bonus_row_is_there_only_where_the_table_plays_it(alice: Cli
     assert not without.engine_state().options.yahtzee_bonus
     assert 'scope="row">Yahtzee bonus</th>' in alice.get(f"/g/{with_bonus.code}/").content.decode()
     assert "Yahtzee bonus</th>" not in alice.get(f"/g/{without.code}/").content.decode()
+
+
+def test_the_table_says_its_house_rules(alice: Client, spectator: Client, dice: object) -> None:
+    """A player in forced order is offered one score only; the table says why."""
+    ruled = create_game(alice, players="Bob", forced_order="on", teams="2")
+    plain = create_game(alice, players="Bob")
+
+    heading = re.compile(r'<h1 class="table-title">(.*?)</h1>')
+    for client in (alice, spectator):  # to every browser, pushed tables too
+        page = client.get(f"/g/{ruled.code}/").content.decode()
+        assert heading.search(page).group(1) == (
+            'Scandinavian Yatzy <small class="house-rules">Forced order, Teams</small>'
+        )
+    roll(alice, ruled)
+    moved = alice.get(f"/g/{ruled.code}/", **HTMX).content.decode()
+    assert '<small class="house-rules">Forced order, Teams</small>' in moved
+    page = alice.get(f"/g/{plain.code}/").content.decode()
+    assert heading.search(page).group(1) == "Scandinavian Yatzy"
