@@ -85,6 +85,7 @@ class Table(NamedTuple):
     # (kind, name, connected, a friend's seat the computer plays for now) per seat
     presence: tuple[tuple[str, str, bool, bool], ...]
     can_skip: bool
+    skip_category: str  # where a skip would score its zero, translated (when can_skip)
     can_play_again: bool  # a player's, at the end
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
     scorecard: str
@@ -134,7 +135,7 @@ def table(
         f"{_presence(view.presence, get_language())}{WATCHING_MARK}</ul>"
     )
     if view.can_skip:
-        parts.append(_partial("skip", request, extra))
+        parts.append(_partial("skip", request, extra, category=view.skip_category))
     if view.ranking:
         parts.append(
             _partial(

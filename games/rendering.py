@@ -86,6 +86,9 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
             (seat.kind, seat.name, seat.connections > 0, bool(seat.handed_from)) for seat in seats
         ),
         can_skip=may_skip and not live,
+        skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
+        if may_skip and not live and not state.is_finished
+        else "",
         can_play_again=any(s.token in viewer.tokens for s in seats),
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),

@@ -20,6 +20,7 @@ from .actions import (
     score,
     scoring_options,
     skip_turn,
+    skipped_category,
 )
 from .dice import FACES, DiceRandom, ScriptedDice, check_dice, face_counts
 from .errors import (
@@ -67,4 +68,5 @@ __all__ = [
     "score",
     "scoring_options",
     "skip_turn",
+    "skipped_category",
 ]

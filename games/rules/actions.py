@@ -133,8 +133,7 @@ def skip_turn(state: GameState, rng: DiceRandom | None = None) -> GameState:
     (the declared target or the forced one where the table fixes it)."""
     if state.is_finished:
         raise IllegalMove("game_over", _("The game is over."))
-    allowed = _allowed_by_table(state)
-    key = min(allowed, key=lambda k: (max_points(state.ruleset.key, k), allowed.index(k)))
+    key = skipped_category(state)
     card = state.current_scorecard
     cards = list(state.scorecards)
     cards[state.current_index] = Scorecard(
@@ -146,6 +145,13 @@ def skip_turn(state: GameState, rng: DiceRandom | None = None) -> GameState:
         scorecards=tuple(cards), turn=state.turn + 1, dice=(), held=(), roll_number=0, target=None
     )
     return _begin_turn(skipped, rng)
+
+
+def skipped_category(state: GameState) -> str:
+    """The category a skipped turn scores its zero in (``skip_turn``), of a game still
+    played."""
+    allowed = _allowed_by_table(state)
+    return min(allowed, key=lambda k: (max_points(state.ruleset.key, k), allowed.index(k)))
 
 
 def scoring_options(state: GameState) -> dict[str, int]:

@@ -261,7 +261,8 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     assert "Bob is at the table: wait for their move." in too_soon.content.decode()
 
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
-    assert "Skip Bob's turn" in alice.get(f"/g/{lobby.code}/").content.decode()
+    # the button says where the zero goes
+    assert "Skip Bob's turn (0 in Ones)" in alice.get(f"/g/{lobby.code}/").content.decode()
     alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
 
     state = fresh(lobby).engine_state()
