@@ -42,8 +42,12 @@ class Decision:
 
     @property
     def best(self) -> str:
-        """The best choice, in the language active now."""
-        return coach.describe(self.before, self.advised)
+        """The best choice, in the language active now, as said inside a sentence
+        ("lost 4.2: best was hold 5, 5 and roll the rest"): the coach's words begin one.
+        Every choice's words begin with a verb (in English and Finnish alike), never
+        with a name, so the first letter is lowered."""
+        words = coach.describe(self.before, self.advised)
+        return words[:1].lower() + words[1:]
 
     @property
     def is_best(self) -> bool:

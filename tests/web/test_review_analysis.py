@@ -52,7 +52,7 @@ def test_the_review_prices_each_decision(alice: Client, scripted_game) -> None:
     assert card.decisions == 7  # six scorings and one keep
     blunder = result.decisions[2]  # step 1 is the roll, step 2 the score in Ones
     assert blunder.chosen == "Score 0 in Ones"
-    assert blunder.best == "Score 30 in Sixes"
+    assert blunder.best == "score 30 in Sixes"  # said inside a sentence
     assert blunder.loss > 10
     assert result.decisions[4].is_best and result.decisions[4].chosen == "Score 25 in Fives"
     keep = result.decisions[8]  # roll, hold, hold, then the roll that kept 4, 4
@@ -80,7 +80,7 @@ def test_the_review_page_shows_skill_luck_and_the_chart(alice: Client, scripted_
         f"{card.total_loss / 7:.2f}",
         f"{card.luck:+.1f}",
     ]
-    assert "lost " in page and "best was Score 30 in Sixes" in page
+    assert "lost " in page and "best was score 30 in Sixes" in page
     assert "best choice" in page
     svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
     assert 'role="img"' in svg and "Expected final score after each turn" in svg
@@ -111,8 +111,8 @@ def test_the_review_gives_its_advice_in_each_readers_language(
 
     in_english = bob.get(f"/g/{scripted_game.code}/review/").content.decode()
 
-    assert "paras olisi ollut Kirjaa 30 kohtaan Kuutoset" in in_finnish
-    assert "best was Score 30 in Sixes" in in_english
+    assert "paras olisi ollut kirjaa 30 kohtaan Kuutoset" in in_finnish
+    assert "best was score 30 in Sixes" in in_english
     assert "Kirjaa" not in in_english
 
 
