@@ -1,0 +1,145 @@
+"""What a page must keep in view: the history's Review links on a phone, and the
+category names and the width of a scorecard of many players."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connections
+from django.test import Client
+from playwright.sync_api import Locator, Page, expect
+
+from games.models import Game
+from tests.conftest import create_game
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+from tests.web.test_history import play_to_the_end
+
+# True when ``element`` is what a tap at its centre reaches, the window scrolled
+# (upright only) to bring it into view: nothing is over it.
+REACHED_AT_ITS_CENTRE = """element => {
+    const box = element.getBoundingClientRect();
+    window.scrollBy(0, box.top - window.innerHeight / 2);
+    const { left, top, width, height } = element.getBoundingClientRect();
+    return element.contains(document.elementFromPoint(left + width / 2, top + height / 2));
+}"""
+
+
+def reached_at_its_centre(locator: Locator) -> bool:
+    return locator.evaluate(REACHED_AT_ITS_CENTRE)
+
+
+@pytest.fixture
+def finished_games(transactional_db: None, dice: object) -> list[Game]:
+    """A game of two and a Maxi Yatzy game of five, played to the end by Alice.
+
+    Played in a thread of its own: the moves' broadcasts must not meet the event loop
+    Playwright runs in the test's thread."""
+
+    def play() -> list[Game]:
+        alice = Client()
+        five = "\n".join(["Bob", "Christina", "Dominique", "Evangeline"])
+        try:
+            return [
+                play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on")),
+                play_to_the_end(
+                    alice, create_game(alice, ruleset="maxi_yatzy", players=five, upper_only="on")
+                ),
+            ]
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(play).result()
+
+
+def test_every_review_link_of_the_history_is_in_view_on_a_phone(
+    new_page, site: Server, finished_games: list[Game]
+) -> None:
+    page: Page = new_page(360, 740)
+    page.goto(site.url + "/history/?tab=public")
+    reviews = page.get_by_role("link", name="Review")
+    expect(reviews).to_have_count(len(finished_games))
+    screenshot(page, "layout-history-phone")
+
+    table = page.locator(".scorecard-scroll")  # what shows of the table: none cut off
+    shown = table.bounding_box()
+    assert shown["x"] >= 0 and shown["x"] + shown["width"] <= 360
+    for review in reviews.all():
+        box = review.bounding_box()
+        assert shown["x"] <= box["x"] and box["x"] + box["width"] <= shown["x"] + shown["width"]
+        assert reached_at_its_centre(review)
+    assert table.evaluate("e => e.scrollLeft") == 0
+
+
+def sit_at_a_table(page: Page, site: Server, players: int, ruleset: str = "yatzy") -> None:
+    """Open a hot-seat game of ``players`` (Alice and the players after her) and roll."""
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("Rules").select_option(ruleset)
+    more = "\n".join(f"Player {number}" for number in range(2, players + 1))
+    page.get_by_label("More players at this screen").fill(more)
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator(".score-option").first).to_be_visible()
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_category_names_stay_in_view_as_a_wide_scorecard_scrolls(
+    new_page, site: Server, width: int
+) -> None:
+    page: Page = new_page(width, 900)
+    sit_at_a_table(page, site, 16, "maxi_yatzy")
+    scroll = page.locator(".scorecard-scroll")
+
+    scroll.evaluate("e => e.scrollLeft = e.scrollWidth")
+    assert scroll.evaluate("e => e.scrollLeft") > 0  # the scorecard is wider than its place
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # not the page
+    screenshot(page, f"layout-16-players-scrolled-{width}")
+
+    left = scroll.bounding_box()["x"]
+    heads = [page.locator(".scorecard caption"), page.get_by_role("columnheader", name="Category")]
+    heads += [
+        page.get_by_role("rowheader", name=name, exact=True)
+        for name in ("Ones", "Bonus", "Three of a kind", "Maxi Yatzy", "Total")
+    ]
+    for head in heads:
+        assert abs(head.bounding_box()["x"] - left) < 1, head
+        assert reached_at_its_centre(head), head
+
+
+def test_a_score_reached_by_keyboard_is_not_left_under_the_category_names(
+    new_page, site: Server
+) -> None:
+    page: Page = new_page(1280, 900)
+    sit_at_a_table(page, site, 16, "maxi_yatzy")
+    page.locator(".scorecard-scroll").evaluate("e => e.scrollLeft = e.scrollWidth")
+
+    score = page.locator(".score-option").first  # in Alice's column, the first
+    score.focus()
+
+    names = page.get_by_role("columnheader", name="Category").bounding_box()
+    assert score.bounding_box()["x"] >= names["x"] + names["width"]
+    assert reached_at_its_centre(score)
+
+
+PARTS = (".dice-area", ".scorecard-scroll")  # the page's column, the scorecard's place
+
+
+def test_a_scorecard_of_many_players_takes_the_window_and_one_of_two_keeps_to_the_page(
+    new_page, site: Server
+) -> None:
+    sixteen: Page = new_page(1280, 900)
+    sit_at_a_table(sixteen, site, 16, "maxi_yatzy")
+    two: Page = new_page(1280, 900)
+    sit_at_a_table(two, site, 2)
+    screenshot(sixteen, "layout-16-players-1280")
+    screenshot(two, "layout-2-players-1280")
+
+    page_column, scorecard = (sixteen.locator(part).bounding_box() for part in PARTS)
+    assert scorecard["width"] > page_column["width"] + 200
+    assert scorecard["x"] >= 0 and scorecard["x"] + scorecard["width"] <= 1280
+    page_column, scorecard = (two.locator(part).bounding_box() for part in PARTS)
+    assert scorecard["x"] == pytest.approx(page_column["x"], abs=0.5)
+    assert scorecard["width"] == pytest.approx(page_column["width"], abs=0.5)
