@@ -61,12 +61,30 @@
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("DOMContentLoaded", afterUpdate);
 
+  // Copy the invite link. navigator.clipboard exists only on HTTPS and localhost: a
+  // site served on the home network (make run on a laptop, friends on their phones)
+  // copied nothing, silently. There the older command does it. Either way the button
+  // says it worked, for a moment.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-copy]");
     if (!button) return;
     var field = document.querySelector(button.getAttribute("data-copy"));
     field.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(field.value);
+    function copied() {
+      if (!button.hasAttribute("data-label")) {
+        button.setAttribute("data-label", button.textContent);
+      }
+      button.textContent = button.getAttribute("data-copied");
+      clearTimeout(button.copiedTimer);
+      button.copiedTimer = setTimeout(function () {
+        button.textContent = button.getAttribute("data-label");
+      }, 2000);
+    }
+    function byCommand() {
+      if (document.execCommand && document.execCommand("copy")) copied();
+    }
+    if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(copied, byCommand);
+    else byCommand();
   });
 
   // A laptop waking from sleep or a phone coming back online may hold a socket that

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -265,3 +266,31 @@ def test_the_lobby_follows_the_game_to_its_table_without_an_error(new_page, site
     expect(bob.get_by_role("status").first).to_contain_text("Alice's turn.")
     assert bob.url != lobby_url
     assert errors == []
+
+
+@pytest.mark.parametrize("clipboard", ["api", "none"])
+def test_the_invite_link_is_copied_and_the_button_says_so(
+    new_page, site: Server, clipboard: str
+) -> None:
+    """Where the page has no clipboard API (a site on the home network, over plain
+    HTTP), the link is copied all the same."""
+    alice: Page = new_page()
+    alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    if clipboard == "none":
+        alice.add_init_script(
+            "Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true})"
+        )
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_role("button", name="Create game").click()
+    link = alice.get_by_label("Invite link").input_value()
+
+    copy = alice.get_by_role("button", name="Copy")
+    copy.click()
+
+    expect(alice.get_by_role("button", name="Copied")).to_be_visible()
+    if clipboard == "none":
+        alice.evaluate("delete navigator.clipboard")  # only this check reads it back
+    assert alice.evaluate("navigator.clipboard.readText()") == link
+    expect(copy).to_be_visible(timeout=4000)  # and says Copy again
