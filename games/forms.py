@@ -10,7 +10,7 @@ from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import Seat
-from games.services import MAX_NAME, MAX_SEATS, SeatSpec, seat_name
+from games.services import MAX_NAME, MAX_SEATS, SeatSpec, name_key, seat_name
 
 BOT_LEVEL_CHOICES = [
     ("beginner", _("Beginner")),
@@ -118,19 +118,26 @@ class NewGameForm(forms.Form):
         if not host:
             self.add_error("name", gettext("Please tell the table your name."))
             return data
-        names = [seat_name(line) for line in data["players"].splitlines()]
-        names = [name for name in names if name]
+        lines = data["players"].splitlines()
+        if too_long := next((line.strip() for line in lines if len(line.strip()) > MAX_NAME), ""):
+            message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
+            self.add_error(
+                "players", message % {"max": MAX_NAME, "name": too_long, "length": len(too_long)}
+            )
+            return data
+        names = [name for name in map(seat_name, lines) if name]
         data["player_names"] = names
         data["bots"] = data.get("bots") or 0
         data["bot_level"] = data.get("bot_level") or "good"
+        computers = [bot_name(n, data["bot_level"]) for n in range(1, data["bots"] + 1)]
         taken = set()
-        for name in [host, *names]:
-            if name.casefold() in taken:
+        for name in [host, *names, *computers]:
+            if name_key(name) in taken:
                 message = gettext(
                     "Two players cannot both be called %(name)s: no one could tell them apart."
                 )
                 raise forms.ValidationError(message % {"name": name})
-            taken.add(name.casefold())
+            taken.add(name_key(name))
         seats = 1 + len(names) + data["invites"] + data["bots"]
         if seats > MAX_SEATS:
             raise forms.ValidationError(

@@ -204,6 +204,7 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "game": game,
         "removed": removed,  # the host took this browser's seat away
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "options": options_text(game),
         # (seat, label, whether the host may remove it: not the host's own last seat)
         "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
         "is_host": game.host_browser == viewer.browser_id,

@@ -105,8 +105,18 @@ def seat_name(name: str) -> str:
     """A name as the table shows it: no control characters (PostgreSQL stores no NUL,
     and none shows), no spaces around it, at most ``MAX_NAME`` long; empty if nothing
     of it would show (spaces and invisible characters only, as a zero-width space)."""
-    name = "".join(c for c in name if unicodedata.category(c) != "Cc").strip()[:MAX_NAME]
+    name = "".join(c for c in name if unicodedata.category(c) != "Cc")
+    name = unicodedata.normalize("NFC", name).strip()[:MAX_NAME]
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
+
+
+def name_key(name: str) -> str:
+    """What two names at one table are told apart by: names that read the same are
+    the same name, whatever their case, however their accents are encoded (é as one
+    character or as e and a combining accent), with or without invisible characters
+    (a zero-width space)."""
+    shown = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", shown).casefold()
 
 
 def join(code: str, viewer: Viewer, name: str) -> Seat:
@@ -133,7 +143,7 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 code="table_full",
                 status=409,
             )
-        if any(s.name.casefold() == name.casefold() for s in seats if s.name):
+        if any(name_key(s.name) == name_key(name) for s in seats if s.name):
             raise ActionError(
                 _("Someone at this table is already called %(name)s: please choose another name.")
                 % {"name": name},
@@ -482,10 +492,13 @@ def _check_host(game: Game, viewer: Viewer) -> None:
 
 
 def _start(game: Game) -> None:
-    seats = [seat for seat in game.seats.all() if not seat.is_open]
+    all_seats = list(game.seats.all())
+    seats = [seat for seat in all_seats if not seat.is_open]
     game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).delete()
     if not seats:
         raise ActionError(_("Nobody has taken a seat yet."), code="no_players")
+    if any(seat.team for seat in all_seats):
+        _fill_every_team(seats, max(2, *(seat.team or 0 for seat in all_seats)))
     teams: dict[object, list[int]] = {}
     for index, seat in enumerate(seats):
         seat.player_index = index
@@ -499,6 +512,26 @@ def _start(game: Game) -> None:
     game.status = Game.Status.PLAYING
     game.started_at = timezone.now()
     _save_state(game, None, state, GameEvent.Kind.START, None, ["status", "started_at"])
+
+
+def _fill_every_team(seats: list[Seat], teams: int) -> None:
+    """Give each of ``teams`` teams a player. The seats were dealt to the teams in turn
+    when the room was made; an invitation nobody took, or a seat the host removed, can
+    leave a team without anyone, and a team game of one team is no game. Then the
+    players seated are dealt again in turn, as the room dealt its seats. (``teams`` is
+    the highest team of the room's seats, and at least two: the room does not keep
+    the number of teams it was made with, and a host who removed every seat of the
+    last teams has a game of fewer teams.)"""
+    if len({seat.team for seat in seats}) == teams:
+        return
+    if len(seats) < teams:
+        raise ActionError(
+            gettext("%(teams)s teams need at least %(teams)s players.") % {"teams": teams},
+            code="empty_team",
+        )
+    for index, seat in enumerate(seats):
+        seat.team = index % teams + 1
+        seat.save(update_fields=["team"])
 
 
 def _play(

@@ -143,3 +143,22 @@ def test_a_scorecard_of_many_players_takes_the_window_and_one_of_two_keeps_to_th
     page_column, scorecard = (two.locator(part).bounding_box() for part in PARTS)
     assert scorecard["x"] == pytest.approx(page_column["x"], abs=0.5)
     assert scorecard["width"] == pytest.approx(page_column["width"], abs=0.5)
+
+
+def test_a_long_name_without_spaces_keeps_to_a_phones_width(new_page, site: Server) -> None:
+    """A 40-letter name ran out of the turn banner and its column's head, and the whole
+    page scrolled sideways (839 px on a 375 px phone); in the lobby too."""
+    page: Page = new_page(375, 740)
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("W" * 40)
+    page.get_by_label("Friends to invite").fill("1")
+    page.get_by_role("button", name="Create game").click()
+    expect(page.locator(".seats")).to_contain_text("W" * 40)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "layout-long-name-lobby")
+
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator(".score-option").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(page, "layout-long-name-table")

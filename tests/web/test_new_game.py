@@ -108,6 +108,38 @@ def test_two_players_of_one_name_are_refused(alice: Client) -> None:
     assert not Game.objects.exists()
 
 
+def test_names_that_read_the_same_are_one_name(alice: Client) -> None:
+    # an accent as one character or as e and a combining accent; a zero-width space
+    for host, other in (("Jos\u00e9", "Jose\u0301"), ("Ann", "Ann\u200b"), ("Ann", "\uff21nn")):
+        response = alice.post("/games/new/", {**_form(), "name": host, "players": f"Bob\n{other}"})
+
+        assert response.status_code == 400, (host, other)
+        assert "no one could tell them apart" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_player_is_not_named_as_a_computer_player_is(alice: Client) -> None:
+    response = alice.post(
+        "/games/new/", {**_form(), "players": "Computer 2 (Good)", "bots": "2", "bot_level": "good"}
+    )
+
+    assert response.status_code == 400
+    assert "Two players cannot both be called Computer 2 (Good)" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_name_too_long_is_refused_not_cut(alice: Client) -> None:
+    # cut at 40, the two names were one, and the refusal named neither as typed
+    players = "B" * 40 + "x\n" + "B" * 40 + "y"
+
+    response = alice.post("/games/new/", {**_form(), "players": players})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"A name has at most 40 characters: {'B' * 40}x has 41." in page
+    assert not Game.objects.exists()
+
+
 def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
     response = alice.post("/games/new/", {"name": "A", "ruleset": "chess", "invites": "x"})
 

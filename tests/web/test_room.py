@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -92,6 +93,17 @@ def test_a_name_already_at_the_table_is_refused(alice: Client, bob: Client, lobb
     )
     assert version(lobby) == before and not Seat.objects.filter(game=lobby, name="alice").exists()
     assert join(bob, lobby, "Bob").status_code == 302  # another name is welcome
+
+
+def test_a_name_that_reads_as_one_at_the_table_is_refused(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    for name in ("Alice\u200b", "\uff21lice"):  # a zero-width space, a full-width A
+        response = join(bob, lobby, name)
+
+        assert response.status_code == 400
+        assert "Someone at this table is already called" in response.content.decode()
+    assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
 
 
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
@@ -192,6 +204,49 @@ def test_the_host_starts_with_whoever_has_joined(alice: Client, lobby: Game) -> 
     game = fresh(lobby)
     assert game.status == Game.Status.PLAYING
     assert [s.name for s in game.seats.all()] == ["Alice"]
+
+
+def test_a_team_game_of_one_player_is_not_started(alice: Client, dice: object) -> None:
+    """Alice's friend, dealt the second team, never came: a team game of one team."""
+    game = create_game(alice, invites="1", teams="2")
+
+    response = alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+
+    assert response.status_code == 400
+    assert "2 teams need at least 2 players." in response.content.decode()
+    assert fresh(game).status == Game.Status.LOBBY
+    assert game.seats.count() == 2  # the invitation is still open
+
+
+def test_players_are_dealt_to_the_teams_again_when_a_team_has_nobody(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Bob (team 2) was removed; Carol joined the seat of team 1. Dealt again, Alice and
+    Carol play each other, not on one team against nobody."""
+    game = create_game(alice, players="Bob", invites="1", teams="2")
+    bobs = Seat.objects.get(game=game, name="Bob")
+    alice.post(f"/g/{game.code}/seats/{bobs.position}/remove/", {"version": version(game)})
+    join(bob, game, "Carol")
+
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+
+    game = fresh(game)
+    assert game.status == Game.Status.PLAYING
+    assert [(s.name, s.team) for s in game.seats.all()] == [("Alice", 1), ("Carol", 2)]
+    assert [card.players for card in game.engine_state().scorecards] == [(0,), (1,)]
+
+
+def test_the_lobby_says_the_house_rules_and_each_seats_team(alice: Client, dice: object) -> None:
+    game = create_game(alice, players="Bob", invites="1", teams="2", forced_order="on")
+
+    page = alice.get(f"/g/{game.code}/lobby/").content.decode()
+
+    assert "Forced order, Teams" in page
+    assert re.findall(r"<span>([^<]+)</span>\s*<small class=\"team\">Team (\d)", page) == [
+        ("Alice", "1"),
+        ("Bob", "2"),
+        ("Open seat 3", "1"),
+    ]
 
 
 def test_the_host_removes_a_seat(alice: Client, bob: Client, lobby: Game) -> None:
