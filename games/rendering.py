@@ -89,7 +89,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
         if may_skip and not live and not state.is_finished
         else "",
-        can_play_again=any(s.token in viewer.tokens for s in seats),
+        can_play_again=bool(services.player_tokens(game) & viewer.tokens),
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
@@ -346,7 +346,7 @@ class _SharedKey(NamedTuple):
     common: tuple  # everything the table shows them
     token_to_move: str | None
     skippers: Skippers  # who may skip the player to move, if anyone
-    players: frozenset[str]  # the seats' tokens once the game is over, else none
+    players: frozenset[str]  # the players' tokens once the game is over, else none
 
 
 def _shared_key(game: Game) -> _SharedKey:
@@ -368,9 +368,7 @@ def _shared_key(game: Game) -> _SharedKey:
             ),
             next((s.token for s in seats if s.player_index == to_move), None),
             skip,
-            frozenset(s.token for s in seats)
-            if game.status == Game.Status.FINISHED
-            else frozenset(),
+            services.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
         )
     return shared
 

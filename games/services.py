@@ -354,7 +354,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
         game = _locked(code)
         if game.status != Game.Status.FINISHED:
             raise ActionError(_("The game is not over yet."), code="not_finished", status=409)
-        if not game.seats.filter(token__in=viewer.tokens).exists():
+        if not player_tokens(game) & viewer.tokens:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:
             return game.next_game
@@ -386,6 +386,13 @@ def play_again(code: str, viewer: Viewer) -> Game:
         game.next_game = following
         _bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
     return following
+
+
+def player_tokens(game: Game) -> frozenset[str]:
+    """The tokens of the game's players: of a seat the computer played for a player
+    who went away, the player's (``handed_from``). At the end, these may ask for the
+    next game: the computer finished this one for them, the next is theirs."""
+    return frozenset(seat.handed_from or seat.token for seat in game.seats.all())
 
 
 def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
@@ -556,7 +563,7 @@ def _play(
         # check and the table the mover gets back.
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
-            if seat.kind == Seat.Kind.BOT:  # a player's seat, handed over, says so too
+            if seat.handed_from:  # a player's seat, the computer's while they are away
                 message = gettext("A computer player plays %(name)s's turn.")
             else:
                 message = gettext("It is %(name)s's turn, not yours.")

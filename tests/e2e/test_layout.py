@@ -85,6 +85,23 @@ def sit_at_a_table(page: Page, site: Server, players: int, ruleset: str = "yatzy
     expect(page.locator(".score-option").first).to_be_visible()
 
 
+def test_the_players_of_the_history_are_readable_on_a_phone_in_finnish(
+    new_page, site: Server, finished_games: list[Game]
+) -> None:
+    """Finnish's long words ('Katselmointi' beside 'Skandinaavinen Yatzy') left the
+    players and totals a column of ~38 px: 'Com… 1 (G…', under the Review link."""
+    page: Page = new_page(375, 740)
+    page.set_extra_http_headers({"Accept-Language": "fi"})
+    page.goto(site.url + "/history/?tab=public")
+    expect(page.get_by_role("heading", name="Historia")).to_be_visible()
+    screenshot(page, "layout-history-phone-fi")
+
+    table = page.locator(".scorecard-scroll")
+    assert table.evaluate("e => e.scrollWidth <= e.clientWidth")  # nothing under the links
+    for player in page.locator(".history td span").all():
+        assert player.bounding_box()["width"] < 300, player  # a name and a total a line
+
+
 @pytest.mark.parametrize("width", [360, 1280])
 def test_the_category_names_stay_in_view_as_a_wide_scorecard_scrolls(
     new_page, site: Server, width: int

@@ -134,6 +134,9 @@ def test_a_human_and_a_bot_take_turns(alice: Client, dice: object, bot_choices: 
     assert "Computer 1 (Perfect): computer player" in page
     refused = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert refused.status_code == 403
+    # the words of a seat handed to the computer ("A computer player plays ...'s turn")
+    # are not for a computer player's own
+    assert "It is Computer 1 (Perfect)&#x27;s turn, not yours." in refused.content.decode()
 
     run_bots(game)
 
@@ -182,9 +185,12 @@ def test_the_host_hands_an_away_player_to_the_computer(
             )
     assert fresh(game).status == Game.Status.FINISHED
 
-    # At the end the seat is not offered back (the game is over), the next game gives it
-    assert "Take Bob's seat back" not in bob.get(f"/g/{game.code}/").content.decode()
-    alice.post(f"/g/{game.code}/again/")
+    # At the end the seat is not offered back (the game is over), the next game gives
+    # it; Bob, whose game the computer finished, may ask for it as a player
+    at_the_end = bob.get(f"/g/{game.code}/").content.decode()
+    assert "Take Bob's seat back" not in at_the_end
+    assert f'action="/g/{game.code}/again/"' in at_the_end
+    assert bob.post(f"/g/{game.code}/again/").status_code == 302
     following = fresh(game).next_game
     bob.get(f"/g/{following.code}/")  # Bob follows the table
     alice.post(f"/g/{following.code}/roll/", {"version": version(following)})
@@ -214,6 +220,7 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     assert "Take" not in alice.get(f"/g/{game.code}/").content.decode()  # hers is hers
     played = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert "A computer player plays Bob&#x27;s turn." in played.content.decode()
+    assert "It is Bob&#x27;s turn" not in played.content.decode()
     refused = watcher.post(f"/g/{game.code}/takeback/", **HTMX)
     assert refused.status_code == 403
     assert "No seat at this table was handed over from this browser." in refused.content.decode()
