@@ -90,6 +90,8 @@ class Table(NamedTuple):
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
     scorecard: str
     redirect: str  # where a browser at a finished table goes next, if anywhere
+    last_move: str  # what happened last ("Bob's turn was skipped: 0 in Ones"), translated
+    turn_passed: bool  # and it passed the turn on
 
 
 def table(
@@ -118,6 +120,8 @@ def table(
         f' data-redirect="{escape(view.redirect)}">' if view.redirect else ">",
         _turn(turn, get_language()),
     ]
+    if view.last_move:
+        parts.append(f'<p class="last-move">{escape(view.last_move)}</p>')
     if message:
         parts.append(
             f'<p id="notice" class="notice" role="alert" data-answer>{escape(str(message))}</p>'
@@ -147,8 +151,23 @@ def table(
         f'<form method="post" action="{action}" hx-post="{action}" class="scorecard-form">'
         f'{hidden}<div class="scorecard-scroll">{view.scorecard}</div></form></section>'
     )
+    parts.append(_announcement(view))
     # safe: every value above is escaped, or markup built (and escaped) here
     return mark_safe("".join(parts))
+
+
+def _announcement(view: Table) -> str:
+    """The last move in words, and whose turn it is if the move passed it on, for a
+    screen reader to say. Its element stays on the page, outside ``#table``, and each
+    new table fills it (``hx-swap-oob``): a live region that is replaced with the
+    table at every move, as the turn banner is, is not reliably read out."""
+    said = escape(view.last_move)
+    if view.turn_passed:
+        said += " " + _banner(view.turn)
+    return (
+        '<p id="announcement" class="visually-hidden" aria-live="polite"'
+        f' hx-swap-oob="innerHTML">{said}</p>'
+    )
 
 
 def _partial(partial: str, request, context: dict, **more) -> str:
@@ -174,6 +193,19 @@ def _turn(turn: Turn, language: str) -> str:
     house_rules = escape(options_words(turn.options, turn.teams))
     if house_rules:
         title += f' <small class="house-rules">{house_rules}</small>'
+    html = (
+        f'<h1 class="table-title">{title}</h1>'
+        # it takes the keyboard's focus when the control that had it is gone (table.js)
+        f'<p id="turn" class="turn-banner" role="status" tabindex="-1">{_banner(turn)}</p>'
+    )
+    if turn.target_name:
+        target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
+        html += f'<p class="target">{target}</p>'
+    return html
+
+
+def _banner(turn: Turn) -> str:
+    """Whose turn it is and what they may do, or who won: the turn banner's words."""
     if turn.finished and turn.winner:
         names, total, team = turn.winner
         if len(names) == 1 and team:
@@ -205,14 +237,7 @@ def _turn(turn: Turn, language: str) -> str:
         banner += " " + todo
     else:
         banner = gettext("%(name)s's turn.") % {"name": escape(turn.player_to_move)}
-    html = (
-        f'<h1 class="table-title">{title}</h1>'
-        f'<p id="turn" class="turn-banner" role="status">{banner}</p>'
-    )
-    if turn.target_name:
-        target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
-        html += f'<p class="target">{target}</p>'
-    return html
+    return banner
 
 
 def options_words(options: TableOptions, teams: bool) -> str:

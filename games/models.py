@@ -42,6 +42,9 @@ class Game(models.Model):
     next_game = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_game"
     )
+    # the table's last move, as its event logged it with the seat that made it: what
+    # the table says happened ("Bob's turn was skipped: 0 in Ones"), and announces
+    last_move = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

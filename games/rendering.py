@@ -93,7 +93,52 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
+        last_move=last_move_words(game.last_move, state, {s.position: s.name for s in seats}),
+        turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
     )
+
+
+_PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
+
+
+def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> str:
+    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"); empty for
+    none. ``names`` are the seats' names by position."""
+    kind, name = move.get("kind"), names.get(move.get("seat"), "")
+    if not name:
+        return ""
+    if "category" in move:
+        category = gettext(state.ruleset.category(move["category"]).name)
+    if kind == GameEvent.Kind.ROLL:
+        dice = ", ".join(map(str, move["dice"]))
+        return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": dice}
+    if kind == GameEvent.Kind.HOLD and move["held"]:
+        dice = ", ".join(str(state.dice[position]) for position in sorted(move["held"]))
+        return gettext("%(name)s holds %(dice)s.") % {"name": name, "dice": dice}
+    if kind == GameEvent.Kind.HOLD:
+        return gettext("%(name)s holds no dice.") % {"name": name}
+    if kind == GameEvent.Kind.DECLARE:
+        return gettext("%(name)s declared %(category)s as the target.") % {
+            "name": name,
+            "category": category,
+        }
+    if kind == GameEvent.Kind.SCORE:
+        return gettext("%(name)s scored %(points)s in %(category)s.") % {
+            "name": name,
+            "points": move["points"],
+            "category": category,
+        }
+    if kind == GameEvent.Kind.SKIP:
+        return gettext("%(name)s's turn was skipped: %(points)s in %(category)s.") % {
+            "name": name,
+            "points": move["points"],
+            "category": category,
+        }
+    if kind == GameEvent.Kind.HANDOVER:
+        return gettext("A computer player plays for %(name)s now.") % {"name": name}
+    if kind == GameEvent.Kind.TAKEBACK:
+        return gettext("%(name)s is back and plays again.") % {"name": name}
+    return ""
 
 
 def table_page(

@@ -657,6 +657,19 @@ def _write_score(
 
 Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did
 
+# the events that the table says happened, as its last move
+TABLE_MOVES = frozenset(
+    (
+        GameEvent.Kind.ROLL,
+        GameEvent.Kind.HOLD,
+        GameEvent.Kind.DECLARE,
+        GameEvent.Kind.SCORE,
+        GameEvent.Kind.SKIP,
+        GameEvent.Kind.HANDOVER,
+        GameEvent.Kind.TAKEBACK,
+    )
+)
+
 
 def _bump(
     game: Game,
@@ -669,8 +682,11 @@ def _bump(
     """Bump the version, save it with the ``changed`` fields and no others (the
     spectator count is not the move's to write, and an UPDATE of every column was a
     tenth of a move), and log the event, and the ``then`` events after it, at the new
-    version."""
+    version. A move at the table is kept as its last (``Game.last_move``)."""
     game.version += 1
+    if kind in TABLE_MOVES:
+        game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
+        changed = [*changed, "last_move"]
     queries.update(game, ["version", *changed])
     _log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version

@@ -257,12 +257,14 @@
     focusInTable = false;
     var focused = document.activeElement;
     if (focused && focused !== document.body && document.contains(focused)) return;
-    var roll = document.getElementById("roll-button");
-    var next = roll && !roll.disabled ? roll : document.getElementById("turn");
-    if (!next) return;
-    if (next !== roll) next.setAttribute("tabindex", "-1"); // a banner takes focus so
-    next.focus({ preventScroll: true });
+    var next = nextToDo();
+    if (next) next.focus({ preventScroll: true });
   });
+
+  function nextToDo() {
+    var roll = document.getElementById("roll-button");
+    return roll && !roll.disabled ? roll : document.getElementById("turn");
+  }
 
   // What an answer to this page adds at the table's top (a zero to confirm, a refusal)
   // was out of sight for a player who had tapped a score at the foot of the scorecard
@@ -282,7 +284,9 @@
 
   // A table pushed over the WebSocket replaces the one on screen, and with it the
   // control that had keyboard focus (htmx keeps focus by id for its own answers, not for
-  // pushes): give focus back to the control with the same id in the new table.
+  // pushes): give focus back to the control with the same id in the new table. A player
+  // waiting on the turn banner (the computer's, another screen's turn) is taken to the
+  // roll when it is theirs again.
   var focusedId = null;
   document.addEventListener("htmx:wsBeforeMessage", function () {
     var focused = document.activeElement;
@@ -290,7 +294,7 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (!focusedId) return;
-    var again = document.getElementById(focusedId);
+    var again = focusedId === "turn" ? nextToDo() : document.getElementById(focusedId);
     focusedId = null;
     if (again && document.activeElement !== again && !again.disabled) {
       again.focus({ preventScroll: true });

@@ -51,3 +51,29 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
     expect(page.get_by_role("heading", name="Skill and luck")).to_be_visible()
     expect(page.get_by_role("img", name="Expected final score after each turn")).to_be_visible()
     screenshot(page, "review-skill")
+
+
+def test_a_keyboard_player_keeps_the_focus_through_the_computers_turn(
+    new_page, site: Server
+) -> None:
+    """After a score the focus goes to the turn banner; the computer's first push took
+    it to the page's top (the new banner could not be focused), and a keyboard player
+    tabbed from there every turn. It stays, and goes to the roll when the turn is back."""
+    page: Page = new_page()
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("Computer players").fill("1")
+    page.get_by_label("Upper section only").check()
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").focus()
+    page.keyboard.press("Enter")
+    score = page.get_by_role("button", name=re.compile(r"^Score [1-9]\d* in ")).first
+    expect(score).to_be_enabled()
+    score.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status")).to_contain_text("Computer 1 (Good)'s turn.")
+
+    expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.", timeout=30_000)
+    expect(page.get_by_role("button", name="Roll")).to_be_focused()
+    page.keyboard.press("Enter")  # and rolls
+    expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")

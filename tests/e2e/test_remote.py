@@ -294,3 +294,26 @@ def test_the_invite_link_is_copied_and_the_button_says_so(
         alice.evaluate("delete navigator.clipboard")  # only this check reads it back
     assert alice.evaluate("navigator.clipboard.readText()") == link
     expect(copy).to_be_visible(timeout=4000)  # and says Copy again
+
+
+def test_the_other_players_moves_are_announced_in_a_region_that_stays(
+    new_page, site: Server
+) -> None:
+    """A screen reader reads a live region out when its text changes, not one that
+    comes with its text: the table, turn banner included, is new at every move, so
+    Bob heard nothing of Alice's moves. The announcement stays, and each move's table
+    fills it."""
+    alice, bob = alice_and_bob_at_the_table(new_page, site)
+    announcement = bob.locator("#announcement")
+    expect(announcement).to_have_attribute("aria-live", "polite")
+    announcement.evaluate("e => e.dataset.first = 'yes'")
+
+    alice.get_by_role("button", name="Roll").click()
+    expect(announcement).to_have_text(re.compile(r"^Alice rolled \d, \d, \d, \d, \d\.$"))
+    expect(bob.locator(".last-move")).to_have_text(announcement.inner_text())
+    alice.get_by_role("button", name=re.compile(r"^Score \d+ in Chance$")).click()
+    expect(announcement).to_have_text(
+        re.compile(r"^Alice scored \d+ in Chance\. Your turn, Bob\. Roll the dice\.$")
+    )
+    assert announcement.evaluate("e => e.dataset.first") == "yes"  # the same element
+    expect(alice.locator("#announcement")).to_contain_text("Alice scored")  # her own too

@@ -111,7 +111,7 @@ def test_the_review_gives_its_advice_in_each_readers_language(
 
     in_english = bob.get(f"/g/{scripted_game.code}/review/").content.decode()
 
-    assert "paras olisi ollut kirjaa 30 kohtaan Kuutoset" in in_finnish
+    assert "paras valinta: kirjaa 30 kohtaan Kuutoset" in in_finnish  # a command, as the coach
     assert "best was score 30 in Sixes" in in_english
     assert "Kirjaa" not in in_english
 

@@ -323,6 +323,11 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     state = fresh(lobby).engine_state()
     assert state.current_player == 0
     assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
+    # Bob, back, is told where his zero came from, and so is everyone at the table
+    for page in (bob.get(f"/g/{lobby.code}/"), alice.get(f"/g/{lobby.code}/")):
+        assert '<p class="last-move">Bob&#x27;s turn was skipped: 0 in Ones.</p>' in (
+            page.content.decode()
+        )
 
 
 def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_play(

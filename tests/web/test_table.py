@@ -367,3 +367,33 @@ def test_the_table_says_its_house_rules(alice: Client, spectator: Client, dice: 
     assert '<small class="house-rules">Forced order, Teams</small>' in moved
     page = alice.get(f"/g/{plain.code}/").content.decode()
     assert heading.search(page).group(1) == "Scandinavian Yatzy"
+
+
+def test_the_table_says_the_last_move_and_announces_it(alice: Client, dice: object) -> None:
+    """What happened last is said under the turn banner, and put in a live region that
+    stays on the page (the table is swapped whole at every move); when the move passed
+    the turn on, the region says whose turn it is now."""
+    game = create_game(alice, players="Bob")
+    assert 'class="last-move"' not in alice.get(f"/g/{game.code}/").content.decode()
+
+    rolled = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    dice_shown = ", ".join(map(str, fresh(game).engine_state().dice))
+    held = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "1"}, **HTMX)
+    face = fresh(game).engine_state().dice[1]
+    scored = alice.post(
+        f"/g/{game.code}/score/",
+        {"version": version(game), "category": "chance", "confirm": "1"},
+        **HTMX,
+    )
+    points = fresh(game).engine_state().scorecards[0].entries[0][1]
+
+    assert f'<p class="last-move">Alice rolled {dice_shown}.</p>' in rolled.content.decode()
+    assert f'<p class="last-move">Alice holds {face}.</p>' in held.content.decode()
+    answer = scored.content.decode()
+    assert f'<p class="last-move">Alice scored {points} in Chance.</p>' in answer
+    assert (
+        '<p id="announcement" class="visually-hidden" aria-live="polite" hx-swap-oob="innerHTML">'
+        f"Alice scored {points} in Chance. Your turn, Bob. Roll the dice.</p>"
+    ) in answer
+    page = alice.get(f"/g/{game.code}/").content.decode()  # the whole page has it too
+    assert page.count('id="announcement"') == 1 and page.count('class="last-move"') == 1

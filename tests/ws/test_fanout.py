@@ -275,7 +275,8 @@ async def test_the_answer_to_a_move_and_the_movers_push_are_one_rendering(
 
     body = answer.content.decode()
     assert got == game.version + 1
-    assert f'data-version="{got}"' in body and "hx-swap-oob" not in body
+    # the table goes where the move's form said (the announcement, by its id, as pushed)
+    assert f'data-version="{got}"' in body and '<section id="table" hx-swap-oob' not in body
     assert pushed.startswith(
         body.replace('<section id="table"', '<section id="table" hx-swap-oob="true"', 1)
     )
