@@ -130,10 +130,12 @@ def table_response(
     return response
 
 
-def error_page(request: HttpRequest, error: ActionError) -> HttpResponse:
-    """The refusal on a page of its own. An htmx request gets it in place of the whole
-    page, not of the part of it that asked (a table, a lobby), which it has no place in."""
-    response = render(request, "games/error.html", {"message": error.message}, status=error.status)
+def error_page(request: HttpRequest, error: ActionError, back: str = "") -> HttpResponse:
+    """The refusal on a page of its own, with the way ``back`` to the game if there is
+    one. An htmx request gets it in place of the whole page, not of the part of it that
+    asked (a table, a lobby), which it has no place in."""
+    context = {"message": error.message, "back": back}
+    response = render(request, "games/error.html", context, status=error.status)
     if request.htmx:
         response["HX-Retarget"] = "body"
         response["HX-Reswap"] = "innerHTML"

@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -83,7 +84,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         return error_page(request, error)
     if game.status != Game.Status.FINISHED:
         error = ActionError(gettext("The review opens when the game is over."), status=409)
-        return error_page(request, error)
+        return error_page(request, error, back=reverse("table", args=[code]))
     steps = replay(game)
     names = seat_names(game)
     try:

@@ -76,6 +76,13 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     expect(page.get_by_text("Step 2 of")).to_be_visible()
     page.go_back()
     expect(page.get_by_text("Step 1 of")).to_be_visible()
+    expect(page.locator(".htmx-request")).to_have_count(0)
+    page.get_by_role("link", name="Previous").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Step 0 of")).to_be_visible()
+    # at the start Previous stays, unavailable, and keeps the focus (it went to the page)
+    expect(page.get_by_role("link", name="Previous")).to_have_attribute("aria-disabled", "true")
+    expect(page.get_by_role("link", name="Previous")).to_be_focused()
     screenshot(page, "review")
 
     # On a phone, no page of it scrolls sideways: a wide table scrolls in its place.

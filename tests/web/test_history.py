@@ -182,7 +182,9 @@ def test_the_review_of_a_running_game_waits_for_the_end(alice: Client, dice: obj
     response = alice.get(f"/g/{game.code}/review/")
 
     assert response.status_code == 409
-    assert "The review opens when the game is over." in response.content.decode()
+    page = response.content.decode()
+    assert "The review opens when the game is over." in page
+    assert f'<a class="button primary" href="/g/{game.code}/">Back to the game</a>' in page
 
 
 def test_play_again_starts_the_same_table_anew(alice: Client, finished: Game) -> None:

@@ -149,3 +149,11 @@ def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
 
 def _form() -> dict[str, str]:
     return {"name": "Alice", "ruleset": "yatzy", "invites": "0", "teams": "0", "upper_bonus": "50"}
+
+
+def test_a_checkboxs_label_after_it_ends_without_a_colon(alice: Client) -> None:
+    page = alice.get("/").content.decode()
+
+    assert '<label for="id_coach">Coach</label>' in page
+    assert '<label for="id_public">Show the finished game in the public history</label>' in page
+    assert '<label for="id_name">Your name:</label>' in page  # a label before its field
