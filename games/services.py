@@ -186,6 +186,36 @@ def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
     return game
 
 
+def leave(code: str, viewer: Viewer) -> Game:
+    """A friend gives their seat up before the game starts: in its place the table has
+    an open invitation again (a seat of its own, under a new token: the friend's
+    browser no longer holds it, and its socket's goodbye counts nothing off it)."""
+    with transaction.atomic():
+        game = _locked(code)
+        if game.status != Game.Status.LOBBY:
+            raise ActionError(
+                _("The game has started: your seat is at the table now."),
+                code="started",
+                status=409,
+            )
+        seat = next(
+            (
+                s
+                for s in game.seats.all()
+                if s.token in viewer.tokens and s.kind == Seat.Kind.REMOTE
+            ),
+            None,
+        )
+        if seat is None:
+            raise NotYourSeat(_("This browser has no seat of an invited friend at this table."))
+        seat.delete()
+        Seat.objects.create(
+            game=game, position=seat.position, team=seat.team, kind=Seat.Kind.REMOTE
+        )
+        _bump(game, GameEvent.Kind.LEAVE, None, {"position": seat.position, "name": seat.name})
+    return game
+
+
 def start(code: str, viewer: Viewer, version: int) -> Game:
     """The host starts the game with the seats that are filled; open invitations go."""
     with transaction.atomic():

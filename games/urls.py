@@ -17,6 +17,7 @@ urlpatterns = [
     path("g/<str:code>/join/", room.join, name="join"),
     path("g/<str:code>/seat/<str:token>/", room.rejoin, name="rejoin"),
     path("g/<str:code>/start/", room.start, name="start"),
+    path("g/<str:code>/leave/", room.leave, name="leave"),
     path("g/<str:code>/seats/<int:position>/remove/", room.remove_seat, name="remove_seat"),
     path("g/<str:code>/skip/", room.skip_turn, name="skip_turn"),
     path("g/<str:code>/handover/", room.hand_to_bot, name="hand_to_bot"),

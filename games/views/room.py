@@ -101,6 +101,15 @@ def start(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def leave(request: HttpRequest, code: str) -> HttpResponse:
+    try:
+        services.leave(code, viewer_of(request))
+    except ActionError as error:
+        return _lobby_with(request, code, error)
+    return _htmx_redirect(request, reverse("join", args=[code]))
+
+
+@require_POST
 def remove_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
     try:
         services.remove_seat(code, viewer_of(request), int_field(request, "version"), position)

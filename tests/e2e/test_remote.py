@@ -317,3 +317,32 @@ def test_the_other_players_moves_are_announced_in_a_region_that_stays(
     )
     assert announcement.evaluate("e => e.dataset.first") == "yes"  # the same element
     expect(alice.locator("#announcement")).to_contain_text("Alice scored")  # her own too
+
+
+def test_a_friend_in_the_lobby_shows_here_or_away_and_may_leave(new_page, site: Server) -> None:
+    """The host could not tell a friend who had closed the lobby from one still there,
+    and a friend who joined by mistake could not give the seat up."""
+    alice: Page = new_page()
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Friends to invite").fill("2")
+    alice.get_by_role("button", name="Create game").click()
+    friends = []
+    for name in ("Bob", "Carol"):
+        friend = new_page()
+        friend.goto(alice.get_by_label("Invite link").input_value())
+        friend.get_by_label("Your name").fill(name)
+        friend.get_by_role("button", name="Join").click()
+        expect(alice.locator(".seats li", has_text=name).locator(".online")).to_have_text("here")
+        friends.append(friend)
+    bob, carol = friends
+
+    bob.close()
+    expect(alice.locator(".seats li", has_text="Bob").locator(".offline")).to_have_text("away")
+
+    screenshot(carol, "lobby-friend")
+    screenshot(alice, "lobby-host")
+    carol.get_by_role("button", name="Leave this table").click()
+    expect(carol.get_by_role("button", name="Join")).to_be_visible()  # the invite, again
+    expect(alice.locator(".seats li.open")).to_contain_text("waiting for a friend")
+    expect(alice.locator(".seats")).not_to_contain_text("Carol")

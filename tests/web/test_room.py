@@ -249,6 +249,45 @@ def test_the_lobby_says_the_house_rules_and_each_seats_team(alice: Client, dice:
     ]
 
 
+def test_a_friend_leaves_and_the_seat_is_open_again(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    join(bob, lobby, "Bob")
+    Seat.objects.filter(name="Bob").update(connections=1)
+    page = bob.get(f"/g/{lobby.code}/lobby/").content.decode()
+    assert "Leave this table</button>" in page
+    assert "Leave this table" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    assert re.search(r"<span>Bob</span>\s*<small class=\"online\">here</small>", page)
+    assert re.search(r"<span>Alice</span>\s*<small class=\"offline\">away</small>", page)
+
+    response = bob.post(f"/g/{lobby.code}/leave/", **HTMX)
+
+    assert response["HX-Redirect"] == f"/g/{lobby.code}/join/"
+    seats = list(fresh(lobby).seats.all())
+    assert [(s.name, s.is_open) for s in seats] == [("Alice", False), ("", True)]
+    assert "Bob" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    again = bob.post(f"/g/{lobby.code}/leave/", **HTMX)  # a second click, or another tab
+    assert again.status_code == 403
+    assert "This browser has no seat of an invited friend at this table." in (
+        again.content.decode()
+    )
+    assert join(bob, lobby, "Bobby").status_code == 302  # and may come back
+
+
+def test_nobody_leaves_a_started_game_from_the_lobby(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+    before = version(lobby)
+
+    response = bob.post(f"/g/{lobby.code}/leave/")
+
+    assert response.status_code == 409
+    assert "The game has started: your seat is at the table now." in response.content.decode()
+    assert version(lobby) == before
+
+
 def test_the_host_removes_a_seat(alice: Client, bob: Client, lobby: Game) -> None:
     join(bob, lobby, "Bob")
     bobs = Seat.objects.get(game=lobby, name="Bob")
