@@ -163,7 +163,7 @@ def _announcement(view: Table) -> str:
     table at every move, as the turn banner is, is not reliably read out."""
     said = escape(view.last_move)
     if view.turn_passed:
-        said += " " + _banner(view.turn)
+        said += " " + _banner(view.turn, get_language())
     return (
         '<p id="announcement" class="visually-hidden" aria-live="polite"'
         f' hx-swap-oob="innerHTML">{said}</p>'
@@ -196,7 +196,8 @@ def _turn(turn: Turn, language: str) -> str:
     html = (
         f'<h1 class="table-title">{title}</h1>'
         # it takes the keyboard's focus when the control that had it is gone (table.js)
-        f'<p id="turn" class="turn-banner" role="status" tabindex="-1">{_banner(turn)}</p>'
+        f'<p id="turn" class="turn-banner" role="status" tabindex="-1">'
+        f"{_banner(turn, language)}</p>"
     )
     if turn.target_name:
         target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
@@ -204,8 +205,10 @@ def _turn(turn: Turn, language: str) -> str:
     return html
 
 
-def _banner(turn: Turn) -> str:
-    """Whose turn it is and what they may do, or who won: the turn banner's words."""
+@lru_cache(maxsize=512)
+def _banner(turn: Turn, language: str) -> str:
+    """Whose turn it is and what they may do, or who won: the turn banner's words
+    (``language`` keys the cache)."""
     if turn.finished and turn.winner:
         names, total, team = turn.winner
         if len(names) == 1 and team:
