@@ -418,6 +418,24 @@ def play_again(code: str, viewer: Viewer) -> Game:
     return following
 
 
+def games_of(viewer: Viewer) -> Q:
+    """The games this browser has a seat at: by the seats its session holds, those the
+    computer plays for it while it is away, and those it went on with by link."""
+    mine = Q(seats__token__in=viewer.tokens) | Q(seats__handed_from__in=viewer.tokens)
+    if viewer.browser_id:  # (computer players' seats have no browser)
+        mine |= Q(seats__browser_id=viewer.browser_id)
+    return mine
+
+
+def games_in_progress(viewer: Viewer, most: int = 10) -> list[Game]:
+    """The games this browser has a seat at that are not over, the latest first: a
+    player who closed the page finds the way back to the table."""
+    going = Game.objects.filter(
+        games_of(viewer), status__in=[Game.Status.LOBBY, Game.Status.PLAYING]
+    )
+    return list(going.distinct().order_by("-created_at", "-id").prefetch_related("seats")[:most])
+
+
 def player_tokens(game: Game) -> frozenset[str]:
     """The tokens of the game's players: of a seat the computer played for a player
     who went away, the player's (``handed_from``). At the end, these may ask for the

@@ -19,6 +19,7 @@ from games.models import Game
 from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
+from games.services import Viewer
 from games.views.access import error_page, require_GET, viewer_of
 
 PAGE_SIZE = 20
@@ -29,13 +30,8 @@ def history(request: HttpRequest) -> HttpResponse:
     viewer = viewer_of(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
-    if tab == "mine":  # the seats this browser took, and those it went on with by link
-        mine = Q(seats__token__in=viewer.tokens)
-        if viewer.browser_id:  # (computer players' seats have no browser)
-            mine |= Q(seats__browser_id=viewer.browser_id)
-        games = games.filter(mine)
-    else:
-        games = games.filter(public=True)
+    mine = services.games_of(viewer)  # the seats this browser took, or went on with by link
+    games = games.filter(mine) if tab == "mine" else games.filter(public=True)
     ruleset = request.GET.get("rules", "")
     if ruleset in RULESET_NAMES:
         games = games.filter(ruleset=ruleset)
@@ -55,8 +51,24 @@ def history(request: HttpRequest) -> HttpResponse:
             "rules": ruleset,
             "player": player,
             "ruleset_choices": RULESET_CHOICES,
+            "in_progress": in_progress(viewer) if tab == "mine" else [],
         },
     )
+
+
+def in_progress(viewer: Viewer) -> list[dict]:
+    """The games this browser is at that are not over, each with the way back to it."""
+    return [
+        {
+            "url": reverse(
+                "lobby" if game.status == Game.Status.LOBBY else "table", args=[game.code]
+            ),
+            "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+            "players": [seat.name for seat in game.seats.all() if seat.name],
+            "waiting": game.status == Game.Status.LOBBY,
+        }
+        for game in services.games_in_progress(viewer)
+    ]
 
 
 def _summary(game: Game) -> dict:

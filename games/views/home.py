@@ -9,11 +9,13 @@ from games.forms import NewGameForm
 from games.models import Game
 from games.viewer import remember_seats
 from games.views.access import require_GET, require_POST, viewer_of
+from games.views.history import in_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", {"form": NewGameForm()})
+    context = {"form": NewGameForm(), "in_progress": in_progress(viewer_of(request))}
+    return render(request, "games/home.html", context)
 
 
 @require_POST

@@ -346,3 +346,20 @@ def test_a_friend_in_the_lobby_shows_here_or_away_and_may_leave(new_page, site: 
     expect(carol.get_by_role("button", name="Join")).to_be_visible()  # the invite, again
     expect(alice.locator(".seats li.open")).to_contain_text("waiting for a friend")
     expect(alice.locator(".seats")).not_to_contain_text("Carol")
+
+
+def test_a_friend_who_closed_the_table_finds_it_again_from_the_home_page(
+    new_page, site: Server
+) -> None:
+    _alice, bob = alice_and_bob_at_the_table(new_page, site)
+    table = bob.url
+
+    bob.goto(site.url + "/")  # the tab went elsewhere; the session is the browser's
+    bob.set_viewport_size({"width": 375, "height": 740})
+    going = bob.get_by_role("region", name="Your games in progress")
+    expect(going).to_contain_text("playing")
+    screenshot(bob, "home-in-progress-phone")
+    going.get_by_role("link", name="Scandinavian Yatzy: Alice, Bob").click()
+
+    assert bob.url == table
+    expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")

@@ -251,3 +251,24 @@ def test_the_next_game_keeps_a_seat_for_the_device_its_player_went_on_with(
 
     assert response.status_code == 200, response.content.decode()[:300]
     assert fresh(game).next_game.engine_state().roll_number == 1
+
+
+def test_a_player_finds_the_way_back_to_the_games_not_over(
+    alice: Client, bob: Client, finished: Game
+) -> None:
+    """Nothing but the personal link led back to a game whose page was closed."""
+    playing = create_game(alice, players="Carol")
+    waiting = create_game(alice, invites="1")
+    bob.post(f"/g/{waiting.code}/join/", {"name": "Bob"})
+
+    for page in (alice.get("/").content.decode(), alice.get("/history/").content.decode()):
+        assert "Your games in progress" in page
+        links = re.findall(r'<li><a href="([^"]+)">([^<]+)</a>', page)
+        assert links == [
+            (f"/g/{waiting.code}/lobby/", "Scandinavian Yatzy: Alice, Bob"),
+            (f"/g/{playing.code}/", "Scandinavian Yatzy: Alice, Carol"),
+        ]  # the latest first, and not the finished game
+    bobs = re.findall(r'<li><a href="([^"]+)">', bob.get("/").content.decode())
+    assert bobs == [f"/g/{waiting.code}/lobby/"]
+    assert "Your games in progress" not in Client().get("/").content.decode()
+    assert "Your games in progress" not in alice.get("/history/?tab=public").content.decode()
