@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -9,15 +11,10 @@ from django.utils.translation import gettext_lazy as _
 from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
-from games.models import Seat
+from games.models import BOT_LEVELS, Seat, bot_name
 from games.services import MAX_NAME, MAX_SEATS, SeatSpec, name_key, seat_name
 
-BOT_LEVEL_CHOICES = [
-    ("beginner", _("Beginner")),
-    ("good", _("Good")),
-    ("perfect", _("Perfect")),
-]
-BOT_LEVEL_NAMES = dict(BOT_LEVEL_CHOICES)
+BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
 
 RULESET_CHOICES = [
     ("yatzy", _("Scandinavian Yatzy")),
@@ -172,21 +169,11 @@ class NewGameForm(forms.Form):
         specs += [SeatSpec(Seat.Kind.REMOTE) for _ in range(data["invites"])]
         level = data["bot_level"]
         specs += [
-            SeatSpec(Seat.Kind.BOT, bot_name(number, level), bot_level=level)
+            SeatSpec(Seat.Kind.BOT, bot_name(number, level), bot_level=level, bot_number=number)
             for number in range(1, data["bots"] + 1)
         ]
         if data["teams"]:
             specs = [
-                SeatSpec(
-                    spec.kind, spec.name, team=index % data["teams"] + 1, bot_level=spec.bot_level
-                )
-                for index, spec in enumerate(specs)
+                replace(spec, team=index % data["teams"] + 1) for index, spec in enumerate(specs)
             ]
         return specs
-
-
-def bot_name(number: int, level: str) -> str:
-    return gettext("Computer %(number)s (%(level)s)") % {
-        "number": number,
-        "level": BOT_LEVEL_NAMES[level],
-    }

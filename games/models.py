@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import GameState, TableOptions
@@ -75,6 +76,17 @@ class Game(models.Model):
         self.__dict__["_parsed_state"] = (self.state, state)
 
 
+BOT_LEVELS = {"beginner": _("Beginner"), "good": _("Good"), "perfect": _("Perfect")}
+
+
+def bot_name(number: int, level: str) -> str:
+    """The name of the site's computer player ``number`` of strength ``level``."""
+    return gettext("Computer %(number)s (%(level)s)") % {
+        "number": number,
+        "level": BOT_LEVELS.get(level, level),
+    }
+
+
 class Seat(models.Model):
     class Kind(models.TextChoices):
         LOCAL = "local", _("At this screen")
@@ -96,6 +108,9 @@ class Seat(models.Model):
     away_since = models.DateTimeField(null=True, blank=True)
     # The token of the player whose seat a computer player took over: theirs to take back.
     handed_from = models.CharField(max_length=40, blank=True)
+    # A computer player the site named ("Computer 2 (Good)") has its number here, and is
+    # named in each reader's language (``shown_name``); ``name`` keeps its creator's.
+    bot_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -105,6 +120,13 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"seat {self.position + 1}"
+
+    @property
+    def shown_name(self) -> str:
+        """The name the table shows, in the language the page is in."""
+        if self.bot_number and self.kind == self.Kind.BOT and not self.handed_from:
+            return bot_name(self.bot_number, self.bot_level)
+        return self.name
 
     @property
     def is_open(self) -> bool:

@@ -37,7 +37,9 @@ RULESET_NAMES = {
 
 def seat_names(game: Game) -> dict[int, str]:
     return {
-        seat.player_index: seat.name for seat in game.seats.all() if seat.player_index is not None
+        seat.player_index: seat.shown_name
+        for seat in game.seats.all()
+        if seat.player_index is not None
     }
 
 
@@ -45,7 +47,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     """Everything the table shows ``viewer`` (but the version and the spectators)."""
     seats = list(game.seats.all())
     state = game.engine_state()
-    names = {s.player_index: s.name for s in seats if s.player_index is not None}
+    names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
     controlled = {s.player_index for s in seats if s.token in viewer.tokens}
     to_move = state.current_player
     live = to_move is not None and to_move in controlled
@@ -83,7 +85,8 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         and len(state.held) < state.dice_count,
         can_hint=live and game.coach and not state.is_finished,
         presence=tuple(
-            (seat.kind, seat.name, seat.connections > 0, bool(seat.handed_from)) for seat in seats
+            (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
+            for seat in seats
         ),
         can_skip=may_skip and not live,
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
@@ -93,7 +96,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
-        last_move=last_move_words(game.last_move, state, {s.position: s.name for s in seats}),
+        last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
     )
 
@@ -419,4 +422,4 @@ def _shared_key(game: Game) -> _SharedKey:
 
 
 def seat_label(seat: Seat) -> str:
-    return seat.name or gettext("Open seat %(number)s") % {"number": seat.position + 1}
+    return seat.shown_name or gettext("Open seat %(number)s") % {"number": seat.position + 1}

@@ -48,6 +48,7 @@ class SeatSpec:
     name: str = ""
     team: int | None = None
     bot_level: str = ""
+    bot_number: int | None = None  # a computer player the site named (``Seat.shown_name``)
 
 
 def create_game(
@@ -87,6 +88,7 @@ def create_game(
                 name=seat_name(spec.name),
                 kind=spec.kind,
                 bot_level=spec.bot_level,
+                bot_number=spec.bot_number,
                 browser_id=viewer.browser_id if spec.kind == Seat.Kind.LOCAL else "",
                 claimed_at=None if spec.kind == Seat.Kind.REMOTE else now,
             )
@@ -408,6 +410,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 name=seat.name,
                 kind=Seat.Kind.REMOTE if handed else seat.kind,
                 bot_level="" if handed else seat.bot_level,
+                bot_number=seat.bot_number,
                 browser_id=seat.browser_id,
                 claimed_at=now,
             )
@@ -522,7 +525,7 @@ def _away_seat_to_move(
     may_skip = presence.skippers(game, seats, state.current_player)
     if may_skip.host is None:
         raise ActionError(
-            gettext("%(name)s is at the table: wait for their move.") % {"name": seat.name},
+            gettext("%(name)s is at the table: wait for their move.") % {"name": seat.shown_name},
             code="not_away",
             status=409,
         )
@@ -615,7 +618,7 @@ def _play(
                 message = gettext("A computer player plays %(name)s's turn.")
             else:
                 message = gettext("It is %(name)s's turn, not yours.")
-            raise NotYourSeat(message % {"name": seat.name})
+            raise NotYourSeat(message % {"name": seat.shown_name})
         try:
             new_state = act(state, seat.player_index)
         except engine.RulesError as error:

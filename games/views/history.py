@@ -64,7 +64,7 @@ def in_progress(viewer: Viewer) -> list[dict]:
                 "lobby" if game.status == Game.Status.LOBBY else "table", args=[game.code]
             ),
             "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-            "players": [seat.name for seat in game.seats.all() if seat.name],
+            "players": [seat.shown_name for seat in game.seats.all() if seat.name],
             "waiting": game.status == Game.Status.LOBBY,
         }
         for game in services.games_in_progress(viewer)

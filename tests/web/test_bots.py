@@ -277,3 +277,22 @@ def test_bots_move_by_themselves_a_step_at_a_time(settings, bot_choices: None) -
     gaps = [(b - a).total_seconds() for a, b in pairwise(stamps)]
     assert min(gaps) >= 0.04  # a step at a time, never in a burst
     assert bots.runner.pending() == 0
+
+
+def test_a_computer_player_is_named_in_each_readers_language(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Its name was stored in the host's language: a Finnish friend read 'Computer 1
+    (Good)' at the table, in the lobby and in the history."""
+    game = create_game(alice, invites="1", bots="1", bot_level="good")
+    bob.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+
+    assert "Tietokone 1 (Hyvä)" in bob.get(f"/g/{game.code}/lobby/").content.decode()
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    in_finnish = bob.get(f"/g/{game.code}/").content.decode()
+    in_english = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert "Tietokone 1 (Hyvä)" in in_finnish and "Computer 1" not in in_finnish
+    assert "Computer 1 (Good)" in in_english and "Tietokone" not in in_english
+    assert Seat.objects.get(kind="bot").name == "Computer 1 (Good)"  # as its creator named it
