@@ -12,7 +12,7 @@ from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
-from games.services import MAX_NAME, MAX_SEATS, SeatSpec, name_key, seat_name
+from games.services import MAX_NAME, MAX_SEATS, SeatSpec, name_key, seat_name, tidy_name
 
 BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
 
@@ -116,7 +116,7 @@ class NewGameForm(forms.Form):
             self.add_error("name", gettext("Please tell the table your name."))
             return data
         lines = data["players"].splitlines()
-        if too_long := next((line.strip() for line in lines if len(line.strip()) > MAX_NAME), ""):
+        if too_long := next((n for n in map(tidy_name, lines) if len(n) > MAX_NAME), ""):
             message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
             self.add_error(
                 "players", message % {"max": MAX_NAME, "name": too_long, "length": len(too_long)}

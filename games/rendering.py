@@ -125,6 +125,10 @@ def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -
             "name": name,
             "category": category,
         }
+    if kind == GameEvent.Kind.SCORE and move.get("bonus"):
+        return gettext(
+            "%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s."
+        ) % {"name": name, "points": move["points"], "category": category, "bonus": move["bonus"]}
     if kind == GameEvent.Kind.SCORE:
         return gettext("%(name)s scored %(points)s in %(category)s.") % {
             "name": name,

@@ -23,6 +23,7 @@ from games import broadcast, queries
 from games import rules as engine
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
 from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
+from games.rules.state import YAHTZEE_BONUS_POINTS
 
 # The dice of every game come from here; tests replace it with a seeded generator.
 rng: engine.DiceRandom = secrets.SystemRandom()
@@ -107,9 +108,15 @@ def seat_name(name: str) -> str:
     """A name as the table shows it: no control characters (PostgreSQL stores no NUL,
     and none shows), no spaces around it, at most ``MAX_NAME`` long; empty if nothing
     of it would show (spaces and invisible characters only, as a zero-width space)."""
-    name = "".join(c for c in name if unicodedata.category(c) != "Cc")
-    name = unicodedata.normalize("NFC", name).strip()[:MAX_NAME]
+    name = tidy_name(name)[:MAX_NAME]
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
+
+
+def tidy_name(name: str) -> str:
+    """``name`` without control characters, its accents composed (NFC), its spaces one
+    between words (two show as one), not yet cut to ``MAX_NAME``."""
+    name = "".join(c for c in name if unicodedata.category(c) != "Cc")
+    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 def name_key(name: str) -> str:
@@ -117,8 +124,17 @@ def name_key(name: str) -> str:
     the same name, whatever their case, however their accents are encoded (é as one
     character or as e and a combining accent), with or without invisible characters
     (a zero-width space)."""
-    shown = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return unicodedata.normalize("NFKC", shown).casefold()
+    shown = "".join(c for c in name if unicodedata.category(c) != "Cf" and c not in _UNSEEN)
+    return " ".join(unicodedata.normalize("NFKC", shown).casefold().split())
+
+
+# characters that show nothing though Unicode does not class them as format characters:
+# the combining grapheme joiner, the variation selectors, the Hangul fillers
+_UNSEEN = frozenset(
+    ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"]
+    + [chr(c) for c in range(0xFE00, 0xFE10)]
+    + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
 
 
 def join(code: str, viewer: Viewer, name: str) -> Seat:
@@ -703,7 +719,11 @@ def _write_score(
         # savepoint (two more queries a score): the error leaves the move's
         # transaction, which rolls back, and nothing runs in it after the error.
         raise StaleGame from None
-    return {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
+    data = {"category": key, "points": points, "dice": list(old.dice), "turn": old.turn}
+    card, before = new.scorecards[old.current_index], old.scorecards[old.current_index]
+    if card.yahtzee_bonuses > before.yahtzee_bonuses:  # an extra Yahtzee's +100
+        data["bonus"] = YAHTZEE_BONUS_POINTS
+    return data
 
 
 Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did

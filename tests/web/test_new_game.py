@@ -110,7 +110,13 @@ def test_two_players_of_one_name_are_refused(alice: Client) -> None:
 
 def test_names_that_read_the_same_are_one_name(alice: Client) -> None:
     # an accent as one character or as e and a combining accent; a zero-width space
-    for host, other in (("Jos\u00e9", "Jose\u0301"), ("Ann", "Ann\u200b"), ("Ann", "\uff21nn")):
+    for host, other in (
+        ("Jos\u00e9", "Jose\u0301"),
+        ("Ann", "Ann\u200b"),
+        ("Ann", "\uff21nn"),
+        ("Anna Maria", "Anna  Maria"),  # two spaces show as one
+        ("Ann", "A\u034fnn"),  # a combining grapheme joiner shows nothing
+    ):
         response = alice.post("/games/new/", {**_form(), "name": host, "players": f"Bob\n{other}"})
 
         assert response.status_code == 400, (host, other)
@@ -138,6 +144,13 @@ def test_a_name_too_long_is_refused_not_cut(alice: Client) -> None:
     page = response.content.decode()
     assert f"A name has at most 40 characters: {'B' * 40}x has 41." in page
     assert not Game.objects.exists()
+
+
+def test_a_name_is_as_long_as_it_shows(alice: Client) -> None:
+    # 40 letters, each e with its accent typed as two characters (as macOS may)
+    game = create_game(alice, players="Rene\u0301" * 10)
+
+    assert game.seats.get(position=1).name == "Ren\u00e9" * 10
 
 
 def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:

@@ -266,6 +266,10 @@ def test_a_friend_leaves_and_the_seat_is_open_again(
     seats = list(fresh(lobby).seats.all())
     assert [(s.name, s.is_open) for s in seats] == [("Alice", False), ("", True)]
     assert "Bob" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    # his page in another tab, pushed the lobby, offers the seat again
+    assert f'<a class="button" href="/g/{lobby.code}/join/">Take a seat</a>' in (
+        bob.get(f"/g/{lobby.code}/lobby/").content.decode()
+    )
     again = bob.post(f"/g/{lobby.code}/leave/", **HTMX)  # a second click, or another tab
     assert again.status_code == 403
     assert "This browser has no seat of an invited friend at this table." in (

@@ -397,3 +397,23 @@ def test_the_table_says_the_last_move_and_announces_it(alice: Client, dice: obje
     ) in answer
     page = alice.get(f"/g/{game.code}/").content.decode()  # the whole page has it too
     assert page.count('id="announcement"') == 1 and page.count('class="last-move"') == 1
+
+
+def test_the_last_move_says_an_extra_yahtzees_bonus(alice: Client) -> None:
+    """The line said 'scored 30 in Sixes' while the total went up by 130."""
+    from dataclasses import replace
+
+    game = create_game(alice, ruleset="yahtzee")
+    state = game.engine_state()
+    card = replace(state.scorecards[0], entries=(("yahtzee", 50),))
+    game.set_engine_state(state.evolve(scorecards=(card,), dice=(6, 6, 6, 6, 6), roll_number=1))
+    game.save()
+
+    answer = alice.post(
+        f"/g/{game.code}/score/",
+        {"version": version(game), "category": "sixes", "confirm": "1"},
+        **HTMX,
+    ).content.decode()
+
+    assert "Alice scored 30 in Sixes and a Yahtzee bonus of 100." in answer
+    assert fresh(game).engine_state().totals(0).total == 50 + 30 + 100
