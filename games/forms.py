@@ -127,6 +127,7 @@ class NewGameForm(forms.Form):
         data["bots"] = data.get("bots") or 0
         data["bot_level"] = data.get("bot_level") or "good"
         computers = [bot_name(n, data["bot_level"]) for n in range(1, data["bots"] + 1)]
+        data["computer_names"] = computers
         taken = set()
         for name in [host, *names, *computers]:
             if name_key(name) in taken:
@@ -169,8 +170,8 @@ class NewGameForm(forms.Form):
         specs += [SeatSpec(Seat.Kind.REMOTE) for _ in range(data["invites"])]
         level = data["bot_level"]
         specs += [
-            SeatSpec(Seat.Kind.BOT, bot_name(number, level), bot_level=level, bot_number=number)
-            for number in range(1, data["bots"] + 1)
+            SeatSpec(Seat.Kind.BOT, name, bot_level=level, bot_number=number)
+            for number, name in enumerate(data["computer_names"], start=1)
         ]
         if data["teams"]:
             specs = [

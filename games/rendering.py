@@ -70,7 +70,8 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     )
     # whether the player to move may be skipped, and by whom, as the view's key has
     # it, however late this rendering comes: it changes with time alone
-    may_skip = _shared_key(game).skippers.include(viewer)
+    shared = _shared_key(game)
+    may_skip = shared.skippers.include(viewer)
     return markup.Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -92,7 +93,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
         if may_skip and not live and not state.is_finished
         else "",
-        can_play_again=bool(services.player_tokens(game) & viewer.tokens),
+        can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
         ranking=ranking,
         scorecard=scorecard_table(state, column_names(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
@@ -104,48 +105,38 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
 _PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
 
 
+# what the table says of its last move, by the move's kind (``last_move_words``)
+_MOVE_WORDS = {
+    GameEvent.Kind.ROLL: _("%(name)s rolled %(dice)s."),
+    GameEvent.Kind.HOLD: _("%(name)s holds %(dice)s."),
+    GameEvent.Kind.DECLARE: _("%(name)s declared %(category)s as the target."),
+    GameEvent.Kind.SCORE: _("%(name)s scored %(points)s in %(category)s."),
+    GameEvent.Kind.SKIP: _("%(name)s's turn was skipped: %(points)s in %(category)s."),
+    GameEvent.Kind.HANDOVER: _("A computer player plays for %(name)s now."),
+    GameEvent.Kind.TAKEBACK: _("%(name)s is back and plays again."),
+}
+_NO_DICE_HELD = _("%(name)s holds no dice.")
+_WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s.")
+
+
 def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> str:
     """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"); empty for
     none. ``names`` are the seats' names by position."""
     kind, name = move.get("kind"), names.get(move.get("seat"), "")
-    if not name:
+    if not name or kind not in _MOVE_WORDS:
         return ""
+    words = _MOVE_WORDS[kind]
+    values = {"name": name, "points": move.get("points"), "bonus": move.get("bonus")}
     if "category" in move:
-        category = gettext(state.ruleset.category(move["category"]).name)
+        values["category"] = gettext(state.ruleset.category(move["category"]).name)
     if kind == GameEvent.Kind.ROLL:
-        dice = ", ".join(map(str, move["dice"]))
-        return gettext("%(name)s rolled %(dice)s.") % {"name": name, "dice": dice}
-    if kind == GameEvent.Kind.HOLD and move["held"]:
-        dice = ", ".join(str(state.dice[position]) for position in sorted(move["held"]))
-        return gettext("%(name)s holds %(dice)s.") % {"name": name, "dice": dice}
-    if kind == GameEvent.Kind.HOLD:
-        return gettext("%(name)s holds no dice.") % {"name": name}
-    if kind == GameEvent.Kind.DECLARE:
-        return gettext("%(name)s declared %(category)s as the target.") % {
-            "name": name,
-            "category": category,
-        }
-    if kind == GameEvent.Kind.SCORE and move.get("bonus"):
-        return gettext(
-            "%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s."
-        ) % {"name": name, "points": move["points"], "category": category, "bonus": move["bonus"]}
-    if kind == GameEvent.Kind.SCORE:
-        return gettext("%(name)s scored %(points)s in %(category)s.") % {
-            "name": name,
-            "points": move["points"],
-            "category": category,
-        }
-    if kind == GameEvent.Kind.SKIP:
-        return gettext("%(name)s's turn was skipped: %(points)s in %(category)s.") % {
-            "name": name,
-            "points": move["points"],
-            "category": category,
-        }
-    if kind == GameEvent.Kind.HANDOVER:
-        return gettext("A computer player plays for %(name)s now.") % {"name": name}
-    if kind == GameEvent.Kind.TAKEBACK:
-        return gettext("%(name)s is back and plays again.") % {"name": name}
-    return ""
+        values["dice"] = ", ".join(map(str, move["dice"]))
+    elif kind == GameEvent.Kind.HOLD:
+        values["dice"] = ", ".join(str(state.dice[p]) for p in sorted(move["held"]))
+        words = words if move["held"] else _NO_DICE_HELD
+    elif move.get("bonus"):
+        words = _WITH_BONUS
+    return str(words) % values
 
 
 def table_page(

@@ -30,8 +30,7 @@ def history(request: HttpRequest) -> HttpResponse:
     viewer = viewer_of(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
-    mine = services.games_of(viewer)  # the seats this browser took, or went on with by link
-    games = games.filter(mine) if tab == "mine" else games.filter(public=True)
+    games = games.filter(services.games_of(viewer) if tab == "mine" else Q(public=True))
     ruleset = request.GET.get("rules", "")
     if ruleset in RULESET_NAMES:
         games = games.filter(ruleset=ruleset)

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='last_move',
             field=models.JSONField(blank=True, default=dict),
         ),
+        migrations.AddField(
+            model_name='seat',
+            name='bot_number',
+            field=models.PositiveSmallIntegerField(blank=True, null=True),
+        ),
     ]
