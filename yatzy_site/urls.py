@@ -4,6 +4,8 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
+from games.views.home import set_language
+
 
 def healthz(request: HttpRequest) -> HttpResponse:
     """For the proxy and container health checks: the process answers and reaches its DB."""
@@ -14,7 +16,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("", include("games.urls")),
 ]
 

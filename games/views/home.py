@@ -1,14 +1,17 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language_info, gettext
+from django.views import i18n
 
 from games import services
 from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
 from games.viewer import remember_seats
-from games.views.access import require_GET, require_POST, viewer_of
+from games.views.access import error_page, require_GET, require_POST, viewer_of
 from games.views.history import in_progress
 
 
@@ -42,3 +45,14 @@ def create_game(request: HttpRequest) -> HttpResponse:
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", game.code)
     return redirect("table", game.code)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch, which says so when it is asked for a language the site
+    does not speak, instead of carrying on in the old one without a word."""
+    if request.POST.get("language") not in dict(settings.LANGUAGES):
+        names = ", ".join(get_language_info(code)["name_local"] for code, _ in settings.LANGUAGES)
+        message = gettext("This site is in %(languages)s only: choose one from the list.")
+        return error_page(request, ActionError(message % {"languages": names}, status=400))
+    return i18n.set_language(request)

@@ -97,3 +97,16 @@ def test_the_language_switcher_comes_back_to_a_page_it_can_show(
     assert 'name="next" value="/"' in form_with_an_error.content.decode()
     assert 'name="next" value="/history/?page=1"' in history.content.decode()
     assert (refused.status_code, form_with_an_error.status_code) == (409, 400)
+
+
+def test_a_language_the_site_does_not_speak_is_refused_in_words(alice: Client) -> None:
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+
+    unknown = alice.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    missing = alice.post("/i18n/setlang/", {"next": "/"})
+    asked_by_get = alice.get("/i18n/setlang/?language=en")
+
+    assert unknown.status_code == missing.status_code == 400
+    assert "Sivusto on saatavilla vain kielillä English, suomi" in unknown.content.decode()
+    assert asked_by_get.status_code == 405
+    assert '<html lang="fi">' in alice.get("/").content.decode()  # still Finnish
