@@ -170,7 +170,11 @@ def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
 
 # -- the chart -------------------------------------------------------------------------------
 
-WIDTH, HEIGHT, MARGIN = 640, 260, 44
+# The chart takes the width of its page and keeps its words at their own size: the
+# drawing scaled whole to a phone's width had numbers ~5 px high. Across, places are
+# in percent of the width; down, in pixels of a drawing of a fixed height.
+HEIGHT, TOP, BOTTOM = 260, 12, 222
+LEFT, RIGHT = 11.0, 97.0  # the plot's edges in percent: a small phone's 11% holds a "250"
 COLOURS = ("#1f6fb2", "#d1495b", "#2a9d54", "#e08a00", "#7b4fb0", "#00798c", "#8c564b", "#555")
 
 
@@ -179,21 +183,26 @@ class Line:
     name: str
     colour: str
     dash: str
-    points: str  # SVG polyline points
+    points: str  # SVG polyline points: percent across, pixels down
     last: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Tick:
+    at: float  # percent across for a turn, pixels down for a score
+    label: str
+    minor: bool = False  # left out on a phone, where every turn's number is too many
 
 
 @dataclass(frozen=True)
 class Chart:
     lines: tuple[Line, ...]
-    y_ticks: tuple[tuple[float, str], ...]
-    x_ticks: tuple[tuple[float, str], ...]
-    width: int = WIDTH
+    y_ticks: tuple[Tick, ...]
+    x_ticks: tuple[Tick, ...]
     height: int = HEIGHT
-    left: int = MARGIN
-    right: int = WIDTH - 12
-    top: int = 12
-    bottom: int = HEIGHT - 30
+    left: float = LEFT
+    right: float = RIGHT
+    bottom: int = BOTTOM
 
 
 def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
@@ -202,18 +211,16 @@ def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
     low, high = min(values), max(values)
     step = _nice_step((high - low) / 4 or 10)
     low, high = step * (low // step), step * (high // step + 1)
-    base = Chart((), (), ())
-    plot_w, plot_h = base.right - base.left, base.bottom - base.top
 
     def x(turn: int) -> float:
-        return base.left + plot_w * turn / max(rounds, 1)
+        return LEFT + (RIGHT - LEFT) * turn / max(rounds, 1)
 
     def y(value: float) -> float:
-        return base.bottom - plot_h * (value - low) / (high - low)
+        return BOTTOM - (BOTTOM - TOP) * (value - low) / (high - low)
 
     lines = []
     for card in analysis.cards:
-        coords = [(round(x(t), 1), round(y(v), 1)) for t, v in enumerate(card.curve)]
+        coords = [(round(x(t), 2), round(y(v), 1)) for t, v in enumerate(card.curve)]
         lines.append(
             Line(
                 name=names[card.index],
@@ -226,10 +233,14 @@ def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
     y_ticks = []
     tick = low
     while tick <= high + 1e-9:
-        y_ticks.append((round(y(tick), 1), f"{tick:g}"))
+        y_ticks.append(Tick(round(y(tick), 1), f"{tick:g}"))
         tick += step
     every = max(1, rounds // 8)
-    x_ticks = tuple((round(x(t), 1), str(t)) for t in range(0, rounds + 1, every))
+    crowded = rounds // every > 8  # more than a phone's width holds: every other one shows
+    x_ticks = tuple(
+        Tick(round(x(t), 2), str(t), minor=crowded and t // every % 2 == 1)
+        for t in range(0, rounds + 1, every)
+    )
     return Chart(tuple(lines), tuple(y_ticks), x_ticks)
 
 

@@ -1,0 +1,97 @@
+"""The review's chart as it is drawn: its words readable on a phone as on a desktop,
+none of them cut off or over another, and the chart named for a screen reader."""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connections
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from games.models import Game
+from games.strategy.solver import Variant
+from tests.conftest import create_game, solved_tables
+from tests.e2e.conftest import SHOTS
+from tests.servers import Server
+from tests.web.test_history import play_to_the_end
+
+# Each word of the chart the eye can see, with its size as drawn: its font's size
+# times the scale the drawing is shown at (the whole drawing was scaled down to a
+# phone's width), and its box on the screen.
+CHART_WORDS = """svg => [...svg.querySelectorAll('text')]
+    .filter(text => getComputedStyle(text).display !== 'none')
+    .map(text => {
+        const { left, right, top, bottom } = text.getBoundingClientRect();
+        const scale = text.getScreenCTM().d;
+        const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+        return { word: text.textContent, size, left, right, top, bottom };
+    })"""
+
+NAMES = {
+    "en": ("Expected final score after each turn", "One line per player"),
+    "fi": ("Odotetut loppupisteet jokaisen vuoron jälkeen", "Yksi viiva pelaajaa kohden"),
+}
+
+
+@pytest.fixture
+def reviewed_game(transactional_db: None, dice: object) -> Game:
+    """A whole Yatzy game of Alice and Bob (15 turns each: the chart's longest
+    axis of turns), its solver's tables ready for the review.
+
+    Played in a thread of its own: the moves' broadcasts must not meet the event loop
+    Playwright runs in the test's thread."""
+    solved_tables(Variant("yatzy"))
+
+    def play() -> Game:
+        alice = Client()
+        try:
+            return play_to_the_end(alice, create_game(alice, players="Bob"))
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(play).result()
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+@pytest.mark.parametrize("width", [320, 375, 1280])
+def test_the_charts_words_are_readable_and_in_view(
+    new_page, site: Server, reviewed_game: Game, width: int, language: str
+) -> None:
+    """On a phone the chart was its desktop drawing scaled down whole: its numbers
+    were ~5 px high."""
+    page: Page = new_page(width, 800)
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(f"{site.url}/g/{reviewed_game.code}/review/")
+    name, description = NAMES[language]
+    chart = page.get_by_role("img", name=name)
+    expect(chart).to_be_visible()
+    figure = page.locator("figure.chart")
+    figure.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    figure.screenshot(path=SHOTS / f"review-chart-{width}-{language}.png")
+
+    drawn = chart.bounding_box()
+    words = chart.evaluate(CHART_WORDS)
+    assert "0" in [word["word"] for word in words]  # the turns' axis is there
+    for word in words:
+        assert 11.5 <= word["size"] <= 16, word
+        assert drawn["x"] <= word["left"] and word["right"] <= drawn["x"] + drawn["width"], word
+        assert drawn["y"] <= word["top"] and word["bottom"] <= drawn["y"] + drawn["height"], word
+    for one in words:  # none over another
+        for other in words:
+            if one is not other:
+                assert (
+                    one["right"] <= other["left"]
+                    or other["right"] <= one["left"]
+                    or one["bottom"] <= other["top"]
+                    or other["bottom"] <= one["top"]
+                ), (one, other)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width > 375:  # a desktop's chart takes its column, as it did
+        assert drawn["width"] >= 600
+    # named by its title alone, described by its description (the two were one name)
+    expect(chart).to_have_accessible_description(re.compile(re.escape(description)))
