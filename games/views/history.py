@@ -15,11 +15,11 @@ from games import services
 from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
-from games.models import Game
+from games.models import BOT_LEVELS, Game, Seat, bot_name
 from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
-from games.services import Viewer
+from games.services import MAX_SEATS, Viewer
 from games.views.access import error_page, require_GET, viewer_of
 
 PAGE_SIZE = 20
@@ -36,7 +36,7 @@ def history(request: HttpRequest) -> HttpResponse:
         games = games.filter(ruleset=ruleset)
     player = request.GET.get("player", "").strip()[:40]
     if player:
-        games = games.filter(Q(seats__name__icontains=player))
+        games = games.filter(_named(player))
     games = games.distinct().order_by("-finished_at", "-id")
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [_summary(game) for game in page]
@@ -53,6 +53,25 @@ def history(request: HttpRequest) -> HttpResponse:
             "in_progress": in_progress(viewer) if tab == "mine" else [],
         },
     )
+
+
+def _named(player: str) -> Q:
+    """Games with a player whose name contains ``player``: the name as stored, or as
+    this page shows it. A computer player the site named is shown in the reader's
+    language (``Seat.shown_name``), and its stored name is its creator's: the names
+    it can have here are few (a number and a strength), and are matched here."""
+    wanted = player.casefold()
+    named = Q(seats__name__icontains=player)
+    for level in BOT_LEVELS:
+        numbers = [n for n in range(1, MAX_SEATS) if wanted in bot_name(n, level).casefold()]
+        if numbers:
+            named |= Q(
+                seats__kind=Seat.Kind.BOT,
+                seats__handed_from="",
+                seats__bot_level=level,
+                seats__bot_number__in=numbers,
+            )
+    return named
 
 
 def in_progress(viewer: Viewer) -> list[dict]:

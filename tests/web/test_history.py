@@ -123,6 +123,43 @@ def test_the_history_filters_by_rules_and_player(alice: Client, dice: object) ->
     assert yatzy.code in by_player and maxi.code not in by_player
 
 
+def test_the_history_finds_a_computer_player_by_the_name_its_reader_sees(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """The site names its computer players in each reader's language, but the filter
+    searched the name stored in the creator's: a Finnish reader who saw 'Tietokone 1
+    (Hyvä)' in an English host's game found nothing under 'Tietokone'."""
+    bob.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    english = play_against_the_computer(alice, create_game(alice, bots="1", bot_level="good"))
+    finnish = play_against_the_computer(bob, create_game(bob, bots="2", bot_level="beginner"))
+
+    def found(client: Client, player: str) -> set[str]:
+        page = client.get("/history/", {"tab": "public", "player": player}).content.decode()
+        return {game.code for game in (english, finnish) if game.code in page}
+
+    assert found(bob, "Tietokone 1 (Hyvä)") == {english.code}
+    assert found(bob, "tietokone 2") == {finnish.code}
+    assert found(bob, "HYVÄ") == {english.code}
+    assert found(alice, "Computer 2 (Beginner)") == {finnish.code}
+    assert found(alice, "Tietokone") == {finnish.code}  # as stored, still
+    assert found(alice, "Computer 3") == set()
+
+
+def play_against_the_computer(client: Client, game: Game) -> Game:
+    """``client``'s turns as ``play_to_the_end`` plays them, the computer's by its own
+    choice, until the game is over."""
+    while fresh(game).status != Game.Status.FINISHED:
+        if not services.bot_move(game.code, fresh(game).version):  # the client's turn
+            client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+            category = fresh(game).engine_state().open_categories()[0]
+            client.post(
+                f"/g/{game.code}/score/",
+                {"version": version(game), "category": category, "confirm": "1"},
+                **HTMX,
+            )
+    return fresh(game)
+
+
 def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: Game) -> None:
     steps = finished.events.filter(kind__in=["roll", "score"]).count()
 
