@@ -12,7 +12,7 @@ from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
-from games.services import MAX_NAME, MAX_SEATS, SeatSpec, name_key, seat_name, tidy_name
+from games.services import MAX_NAME, MAX_SEATS, SeatSpec, same_name, seat_name, tidy_name
 
 BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
 
@@ -128,14 +128,14 @@ class NewGameForm(forms.Form):
         data["bot_level"] = data.get("bot_level") or "good"
         computers = [bot_name(n, data["bot_level"]) for n in range(1, data["bots"] + 1)]
         data["computer_names"] = computers
-        taken = set()
+        taken: list[str] = []
         for name in [host, *names, *computers]:
-            if name_key(name) in taken:
+            if any(same_name(name, other) for other in taken):
                 message = gettext(
                     "Two players cannot both be called %(name)s: no one could tell them apart."
                 )
                 raise forms.ValidationError(message % {"name": name})
-            taken.add(name_key(name))
+            taken.append(name)
         seats = 1 + len(names) + data["invites"] + data["bots"]
         if seats > MAX_SEATS:
             raise forms.ValidationError(

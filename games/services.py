@@ -128,6 +128,38 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", shown).casefold().split())
 
 
+def same_name(name: str, other: str) -> bool:
+    """Whether two players would be taken for one: their names are the same
+    (``name_key``), or look the same, a Cyrillic or Greek letter in the one where the other
+    has the Latin letter it looks like ('\u0410lice' with a Cyrillic \u0410 is Alice).
+
+    Two keys, not one: 'ВОВА' and 'вова' are one name by their case, 'ВОВА' and 'Boba'
+    by their looks, but 'вова' and 'Boba' are two (a small в is no b)."""
+    return name_key(name) == name_key(other) or _read_as_latin(name) == _read_as_latin(other)
+
+
+def _read_as_latin(name: str) -> str:
+    # decomposed first: a Cyrillic ӧ is read as an о and its dots, as a Latin ö is
+    return name_key(unicodedata.normalize("NFKD", name).translate(_LATIN_LOOKALIKES))
+
+
+# The Cyrillic and Greek letters that Unicode's confusables (UTS #39) give as looking like a
+# letter of the English alphabet, a capital as a capital and a small letter as a small one
+# (Cyrillic і and Greek ι are i, their capitals I). Left out are those that would make two
+# letters of one script one, so that names written in one script keep every difference their
+# readers see: Cyrillic Ү ү (Kazakh), ҽ, һ, Ӏ ӏ ꙇ, Ь, ѡ beside У у, е, Н, І і, В, ԝ; Greek
+# σ, γ, Ϻ beside ο, Υ, Μ. Nor is a Latin letter read as another ('rn' as 'm', 'l' as 'I', as
+# the full skeleton of UTS #39 reads them): 'Arnie' and 'Amie' are two names at a table.
+_LATIN_LOOKALIKES = str.maketrans(
+    {
+        **dict(zip("АВСЕԌНІЈКМОРЅТѴԜХУ", "ABCEGHIJKMOPSTVWXY", strict=True)),  # Cyrillic
+        **dict(zip("асԁеіјорԛгѕѵԝху", "acdeijopqrsvwxy", strict=True)),
+        **dict(zip("ΑΒϹΕϜΗΙͿΚΜΝΟΡΤΥΧΖ", "ABCEFHIJKMNOPTYXZ", strict=True)),  # Greek
+        **dict(zip("αϲιϳορυν", "acijopuv", strict=True)),
+    }
+)
+
+
 # characters that show nothing though Unicode does not class them as format characters:
 # the combining grapheme joiner, the variation selectors, the Hangul fillers
 _UNSEEN = frozenset(
@@ -161,7 +193,7 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 code="table_full",
                 status=409,
             )
-        if any(name_key(s.name) == name_key(name) for s in seats if s.name):
+        if any(same_name(s.name, name) for s in seats if s.name):
             raise ActionError(
                 _("Someone at this table is already called %(name)s: please choose another name.")
                 % {"name": name},

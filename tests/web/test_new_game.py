@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 
 from django.test import Client
 
 from games.models import Game, Seat
+from games.services import name_key, same_name
 from tests.conftest import create_game
 
 
@@ -122,6 +125,49 @@ def test_names_that_read_the_same_are_one_name(alice: Client) -> None:
         assert response.status_code == 400, (host, other)
         assert "no one could tell them apart" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_names_that_look_the_same_in_another_script_are_one_name(alice: Client) -> None:
+    # a Cyrillic or Greek letter where the other name has the Latin letter it looks like
+    for host, other in (
+        ("Alice", "\u0410lice"),  # a Cyrillic capital A
+        ("Alice", "\u0391lice"),  # a Greek capital Alpha
+        ("Anna", "\u0430nn\u0430"),  # Cyrillic small a, in another case
+        ("Bob", "\u0412\u043eb"),  # a Cyrillic Ve, which looks as B only as a capital
+        ("Nora", "\u039dora"),  # a Greek Nu
+        ("J\u00f6rg", "J\u04e7rg"),  # a Cyrillic o with its two dots
+        ("\u041a\u0438\u0440\u0430", "K\u0438\u0440\u0430"),  # Kira in Cyrillic, its K Latin
+    ):
+        response = alice.post("/games/new/", {**_form(), "name": host, "players": f"Cy\n{other}"})
+
+        assert response.status_code == 400, (host, other)
+        assert f"Two players cannot both be called {other}: no one could tell them apart." in (
+            response.content.decode()
+        )
+    assert not Game.objects.exists()
+
+
+def test_names_that_readers_tell_apart_stay_two(alice: Client) -> None:
+    for host, other in (
+        ("Aino", "\u00c4ino"),  # A and A with its dots: two Finnish names
+        ("Arnie", "Amie"),  # r and n beside each other are not an m here
+        ("\u0412\u043e\u0432\u0430", "Boba"),  # a small Cyrillic ve is no b
+        ("\u0410\u043b\u0451\u043d\u0430", "\u0410\u043b\u0435\u043d\u0430"),  # Alyona, Alena
+        ("\u03a3\u03bf\u03c6\u03af\u03b1", "Sofia"),  # Sofia in Greek and in Latin
+    ):
+        game = create_game(alice, name=host, players=other)
+
+        assert [seat.name for seat in game.seats.all()] == [host, other]
+
+
+def test_no_two_letters_of_one_script_are_made_one() -> None:
+    # Only a letter of another script is read as the Latin letter it looks like: in
+    # Greek or in Cyrillic, two letters are one name only where they were before (a
+    # capital and its small letter), as the Kazakh u and straight u are two.
+    for block in (range(0x0370, 0x0400), range(0x0400, 0x0530)):
+        letters = [chr(c) for c in block if unicodedata.category(chr(c)).startswith("L")]
+        for a, b in itertools.combinations(letters, 2):
+            assert same_name(a, b) == (name_key(a) == name_key(b)), (a, b)
 
 
 def test_a_player_is_not_named_as_a_computer_player_is(alice: Client) -> None:

@@ -106,6 +106,18 @@ def test_a_name_that_reads_as_one_at_the_table_is_refused(
     assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
 
 
+def test_a_name_that_looks_as_one_at_the_table_is_refused(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    response = join(bob, lobby, "\u0410lice")  # with a Cyrillic A, as a Russian keyboard types
+
+    assert response.status_code == 400
+    assert "Someone at this table is already called \u0410lice: please choose another name." in (
+        response.content.decode()
+    )
+    assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
+
+
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
     response = join(bob, lobby, "\u200b\x01")
 
