@@ -12,7 +12,14 @@ from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
-from games.services import MAX_NAME, MAX_SEATS, SeatSpec, same_name, seat_name, tidy_name
+from games.services import (
+    MAX_NAME_TYPED,
+    MAX_SEATS,
+    SeatSpec,
+    name_too_long,
+    same_name,
+    seat_name,
+)
 
 BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
 
@@ -24,7 +31,10 @@ RULESET_CHOICES = [
 
 
 class NewGameForm(forms.Form):
-    name = forms.CharField(label=_("Your name"), max_length=MAX_NAME)
+    # measured as it shows, in clean(), not in code points as max_length would
+    name = forms.CharField(
+        label=_("Your name"), widget=forms.TextInput(attrs={"maxlength": MAX_NAME_TYPED})
+    )
     ruleset = forms.ChoiceField(label=_("Rules"), choices=RULESET_CHOICES, initial="yatzy")
     players = forms.CharField(
         label=_("More players at this screen"),
@@ -116,12 +126,10 @@ class NewGameForm(forms.Form):
             self.add_error("name", gettext("Please tell the table your name."))
             return data
         lines = data["players"].splitlines()
-        if too_long := next((n for n in map(tidy_name, lines) if len(n) > MAX_NAME), ""):
-            message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
-            self.add_error(
-                "players", message % {"max": MAX_NAME, "name": too_long, "length": len(too_long)}
-            )
-            return data
+        for field, typed in (("name", [data["name"]]), ("players", lines)):
+            if refusal := next(filter(None, map(name_too_long, typed)), ""):
+                self.add_error(field, refusal)
+                return data
         names = [name for name in map(seat_name, lines) if name]
         data["player_names"] = names
         data["bots"] = data.get("bots") or 0

@@ -33,6 +33,11 @@ BOT_LEVELS = ("beginner", "good", "perfect")
 
 MAX_SEATS = 16
 MAX_NAME = 40
+# A browser's maxlength counts UTF-16 code units, and one character as tidy_name counts it
+# is at most four of them (ᾂ typed as α and three accents; an emoji is two): a name field
+# that takes this many cuts no name a seat would take. The server measures names; this
+# only keeps a pasted page out of the field.
+MAX_NAME_TYPED = 4 * MAX_NAME
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,17 @@ def seat_name(name: str) -> str:
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
 
 
+def name_too_long(name: str) -> str:
+    """Why ``name`` cannot be a player's name: it is longer than ``MAX_NAME`` as it shows
+    (``tidy_name``); empty if it is not. A name is refused, not cut: cut, it is not the
+    name typed, and may be another player's."""
+    shown = tidy_name(name)
+    if len(shown) <= MAX_NAME:
+        return ""
+    message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
+    return message % {"max": MAX_NAME, "name": shown, "length": len(shown)}
+
+
 def tidy_name(name: str) -> str:
     """``name`` without control characters, its accents composed (NFC), its spaces one
     between words (two show as one), not yet cut to ``MAX_NAME``."""
@@ -171,9 +187,12 @@ _UNSEEN = frozenset(
 
 def join(code: str, viewer: Viewer, name: str) -> Seat:
     """Take the first open invitation at the table for ``viewer``."""
+    refusal = name_too_long(name)
     name = seat_name(name)
     if not name:
         raise ActionError(_("Please tell the table your name."), code="name_required")
+    if refusal:
+        raise ActionError(refusal, code="name_too_long")
     with transaction.atomic():
         game = _locked(code)
         if game.status != Game.Status.LOBBY:

@@ -63,6 +63,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         "options": options_text(game),
         "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
         "name": request.POST.get("name", ""),
+        "max_typed": services.MAX_NAME_TYPED,
     }
     if request.method == "GET":
         return render(request, "games/join.html", context)

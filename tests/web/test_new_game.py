@@ -199,6 +199,30 @@ def test_a_name_is_as_long_as_it_shows(alice: Client) -> None:
     assert game.seats.get(position=1).name == "Ren\u00e9" * 10
 
 
+def test_the_hosts_name_is_as_long_as_it_shows(alice: Client) -> None:
+    # Django's max_length counted the 50 characters typed and refused the 40 letters shown
+    game = create_game(alice, name="Rene\u0301" * 10)
+
+    assert game.seats.get(position=0).name == "Ren\u00e9" * 10
+
+
+def test_a_hosts_name_too_long_is_refused_as_any_other(alice: Client) -> None:
+    response = alice.post("/games/new/", {**_form(), "name": "A" * 40 + "\u0301b"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"A name has at most 40 characters: {'A' * 39}\u00c1b has 41." in page
+    assert not Game.objects.exists()
+
+
+def test_the_browser_cuts_no_name_the_table_would_take(alice: Client) -> None:
+    # maxlength counts UTF-16 code units: one letter as shown may be four (ᾂ typed as
+    # α and three accents), an emoji two
+    page = alice.get("/").content.decode()
+
+    assert re.search(r'<input type="text" name="name" maxlength="160"', page)
+
+
 def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
     response = alice.post("/games/new/", {"name": "A", "ruleset": "chess", "invites": "x"})
 

@@ -118,6 +118,18 @@ def test_a_name_that_looks_as_one_at_the_table_is_refused(
     assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
 
 
+def test_a_name_too_long_is_refused_not_cut(alice: Client, bob: Client, lobby: Game) -> None:
+    form = bob.get(f"/g/{lobby.code}/join/").content.decode()
+
+    response = join(bob, lobby, "B" * 41)
+
+    assert 'maxlength="160"' in form  # the browser cuts no name the table would take
+    assert response.status_code == 400
+    assert f"A name has at most 40 characters: {'B' * 41} has 41." in response.content.decode()
+    assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
+    assert join(bob, lobby, "Rene\u0301" * 10).status_code == 302  # 40 letters as shown
+
+
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
     response = join(bob, lobby, "\u200b\x01")
 
