@@ -177,10 +177,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _seats_changed(self, version: int) -> None:
         """A seat at the table changed hands (the host gave it to the computer, its
-        player took it back): this socket is counted at the seats its browser holds
-        now, as if it had just come, and its page shows what it may take back. A
-        browser's other pages would otherwise stay what they were when they came: a
-        spectator, at a seat its player took back in another tab."""
+        player took it back): this page shows what it may take back now, in every tab
+        of the player's browser, not only the one that took it. Its socket is counted
+        at the seats its browser has now, as if it had just come (the seat a player
+        was handed from stays theirs: ``presence.players_seats``)."""
         held = self.seats
         offer = await inline.database(self._reseat, move_stamp(version))
         if bool(held) != bool(self.seats):
@@ -194,7 +194,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = SNAPSHOTS.get(self.game_id, self.code, stamp)
         if game is None:
             return ""
-        mine = [seat.id for seat in game.seats.all() if seat.token in self.viewer.tokens]
+        mine = [seat.id for seat in presence.players_seats(game, self.viewer)]
         if mine != self.seats:
             if self.seats:
                 presence.leave(self.seats)

@@ -103,7 +103,8 @@ class Seat(models.Model):
     token = models.CharField(max_length=40, unique=True, default=new_seat_token)
     browser_id = models.CharField(max_length=64, blank=True)  # the browser holding it
     claimed_at = models.DateTimeField(null=True, blank=True)
-    # Presence: open sockets of the browser holding this seat, and since when it has none.
+    # Presence: open sockets of the browser holding this seat (or of the player's, while
+    # the computer plays it for them: ``handed_from``), and since when it has none.
     connections = models.IntegerField(default=0)
     away_since = models.DateTimeField(null=True, blank=True)
     # The token of the player whose seat a computer player took over: theirs to take back.

@@ -37,11 +37,23 @@ log = logging.getLogger(__name__)
 AWAY_BEFORE_SKIP = timedelta(seconds=settings.YATZY_AWAY_BEFORE_SKIP)
 
 
+def players_seats(game: Game, viewer: Viewer) -> list[Seat]:
+    """The seats of ``game`` at which ``viewer``'s sockets are counted: those it holds,
+    and those the computer plays for it while it is away (``Seat.handed_from``). A
+    player whose seat was handed over is still a player of the table, theirs to take
+    back and to play again at the end, not one of its spectators."""
+    return [
+        seat
+        for seat in game.seats.all()
+        if seat.token in viewer.tokens or (seat.handed_from and seat.handed_from in viewer.tokens)
+    ]
+
+
 def arrive(game: Game, viewer: Viewer) -> list[int]:
-    """Count a new socket of ``viewer`` at the seats it holds and return their ids;
-    none for a spectator, counted by ``SPECTATORS``. The seats of ``game`` (best read
-    with it) are counted too, as the arrival sees them."""
-    mine = [seat for seat in game.seats.all() if seat.token in viewer.tokens]
+    """Count a new socket of ``viewer`` at its seats (``players_seats``) and return
+    their ids; none for a spectator, counted by ``SPECTATORS``. The seats of ``game``
+    (best read with it) are counted too, as the arrival sees them."""
+    mine = players_seats(game, viewer)
     if mine:
         seats = [seat.id for seat in mine]
         with _booking():

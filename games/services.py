@@ -385,10 +385,11 @@ def take_back(code: str, viewer: Viewer) -> Game:
         seat.bot_level = ""
         seat.token, seat.handed_from = seat.handed_from, ""
         seat.browser_id = viewer.browser_id
-        seat.away_since = timezone.now()  # until its page's socket says otherwise
-        seat.save(
-            update_fields=["kind", "bot_level", "token", "handed_from", "browser_id", "away_since"]
-        )
+        fields = ["kind", "bot_level", "token", "handed_from", "browser_id"]
+        if seat.connections == 0:  # taken back by a page without a socket (no JavaScript):
+            seat.away_since = timezone.now()  # the player is away from now only
+            fields.append("away_since")
+        seat.save(update_fields=fields)
         _bump(game, GameEvent.Kind.TAKEBACK, seat, {})
     return game
 

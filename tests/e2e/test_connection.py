@@ -143,6 +143,7 @@ def test_a_page_back_after_its_seat_was_handed_over_is_offered_it_at_once(
     offer = bob.get_by_role("button", name="Take Bob's seat back")
     expect(offer).to_be_visible(timeout=8000)
     expect(bob.get_by_text("While you were away, the host let a computer player")).to_be_visible()
+    expect(bob.locator("li.watching")).to_have_count(0)  # his page is a player's, not watching
     screenshot(bob, "seat-offered-back")
     with bob.expect_navigation():
         offer.click()  # a form pushed over the socket: htmx sends its CSRF header

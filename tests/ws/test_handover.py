@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import broadcast
+from games import broadcast, services
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn
@@ -86,7 +86,9 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     await other_page.connect()
     assert OFFER in await other_page.receive_from(timeout=5)
     await settled(hosts_page, other_page)
-    assert await counted_in_database(game, 1) == 1  # a spectator while the seat is not his
+    assert await counted_in_database(game, 0) == 0  # no spectator: a player's page
+    seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    assert seat.connections == 1  # counted at his seat while the computer plays it
 
     taken = await sync_to_async(bob.post)(f"/g/{game.code}/takeback/")  # in his first tab
     assert taken.status_code == 302
@@ -104,3 +106,46 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     assert seat.connections == 0 and seat.away_since is not None
     assert (await sync_to_async(fresh)(game)).status == Game.Status.PLAYING
     await hosts_page.disconnect()
+
+
+def finished_by_the_computer(alice: Client, game: Game) -> None:
+    """The game played to its end: the computer for Bob, Alice scoring her first roll
+    in her first open category."""
+    while fresh(game).status == Game.Status.PLAYING:
+        if not services.bot_move(game.code, fresh(game).version):
+            alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+            state = fresh(game).engine_state()
+            open_key = state.open_categories(state.current_index)[0]
+            alice.post(
+                f"/g/{game.code}/score/",
+                {"version": version(game), "category": open_key, "confirm": "1"},
+            )
+
+
+async def test_a_player_whose_seat_the_computer_plays_is_not_counted_as_watching(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    game = await sync_to_async(handed_over)(alice, bob)
+    bobs_page = page_socket(game.code, bob)  # the only browser at the table: a player's
+
+    await bobs_page.connect()
+    first = await received_until(bobs_page, 'id="table"')
+    assert "watching" not in first
+    await settled(bobs_page)
+    assert await counted_in_database(game, 0) == 0
+    seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    assert seat.connections == 1  # his page is counted at his seat, the computer's meanwhile
+
+    await sync_to_async(finished_by_the_computer)(alice, game)
+
+    at_the_end = await received_until(bobs_page, "Play again")
+    assert "watching" not in at_the_end
+    assert await counted_in_database(game, 0) == 0
+    hosts_page = page_socket(game.code, alice)
+    await hosts_page.connect()
+    assert "watching" not in await received_until(hosts_page, 'id="table"')
+    await hosts_page.disconnect()
+    await bobs_page.disconnect()
+    await asyncio.sleep(0.1)
+    seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    assert seat.connections == 0
