@@ -99,6 +99,8 @@ class Seat(models.Model):
     player_index = models.PositiveSmallIntegerField(null=True, blank=True)  # set at start
     name = models.CharField(max_length=40, blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    # A computer player's level; a player's seat keeps the level it was last handed over
+    # at, for the next handover (``services.hand_to_bot``).
     bot_level = models.CharField(max_length=12, blank=True)
     token = models.CharField(max_length=40, unique=True, default=new_seat_token)
     browser_id = models.CharField(max_length=64, blank=True)  # the browser holding it

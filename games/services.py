@@ -350,15 +350,18 @@ def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
     return game
 
 
-def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "good") -> Game:
+def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "") -> Game:
     """The host gives the seat of a player who has gone away to a computer player,
-    which plays on from where the game is (that player's browser loses the seat)."""
-    if level not in BOT_LEVELS:
+    which plays on from where the game is (that player's browser loses the seat).
+    It plays at ``level``; if none is named, at the level the seat was last handed
+    over at (it keeps it when its player takes it back), else Good."""
+    if level and level not in BOT_LEVELS:
         raise ActionError(_("There is no such computer player."), code="bad_level")
     with transaction.atomic():
         game, state, seat = _away_seat_to_move(
             code, viewer, version, _("Only a running game has seats to hand over.")
         )
+        level = level or seat.bot_level or "good"
         seat.kind = Seat.Kind.BOT
         seat.bot_level = level
         seat.browser_id = ""
@@ -372,7 +375,8 @@ def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "good") ->
 
 def take_back(code: str, viewer: Viewer) -> Game:
     """A player whose seat was handed to a computer player while they were away takes
-    it back. No version: the computer moves on while the page offering it is open."""
+    it back. No version: the computer moves on while the page offering it is open. The
+    seat keeps the computer's level, for the next time it is handed over."""
     with transaction.atomic():
         game = _locked(code)
         seats = _handed_from(game, viewer)
@@ -382,10 +386,9 @@ def take_back(code: str, viewer: Viewer) -> Game:
             raise ActionError(_("The game is over."), code="not_playing", status=409)
         seat = seats[0]
         seat.kind = Seat.Kind.REMOTE
-        seat.bot_level = ""
         seat.token, seat.handed_from = seat.handed_from, ""
         seat.browser_id = viewer.browser_id
-        fields = ["kind", "bot_level", "token", "handed_from", "browser_id"]
+        fields = ["kind", "token", "handed_from", "browser_id"]
         if seat.connections == 0:  # taken back by a page without a socket (no JavaScript):
             seat.away_since = timezone.now()  # the player is away from now only
             fields.append("away_since")
@@ -469,7 +472,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
         for seat in game.seats.all():
             # A seat the computer was still playing for a player who went away is the
             # player's again: theirs to claim (``claim_seats_of_browser``), or to skip
-            # or hand over once more if they stay away.
+            # or hand over once more (at the same level) if they stay away.
             handed = bool(seat.handed_from)
             Seat.objects.create(
                 game=following,
@@ -477,7 +480,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 team=seat.team,
                 name=seat.name,
                 kind=Seat.Kind.REMOTE if handed else seat.kind,
-                bot_level="" if handed else seat.bot_level,
+                bot_level=seat.bot_level,
                 bot_number=seat.bot_number,
                 browser_id=seat.browser_id,
                 claimed_at=now,

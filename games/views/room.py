@@ -135,7 +135,7 @@ def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
             code,
             viewer_of(request),
             int_field(request, "version"),
-            request.POST.get("level", "good"),
+            request.POST.get("level", ""),
         )
     except ActionError as error:
         return _table_with(request, code, error)

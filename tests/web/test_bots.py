@@ -5,6 +5,7 @@ to them, and move by themselves from the timer thread at a watchable pace."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from datetime import timedelta
 from itertools import pairwise
@@ -199,7 +200,7 @@ def test_the_host_hands_an_away_player_to_the_computer(
         {"version": version(following), "category": "chance", "confirm": "1"},
     )
     again = Seat.objects.get(game=following, name="Bob")
-    assert (again.kind, again.bot_level) == ("remote", "")
+    assert (again.kind, again.bot_level) == ("remote", "good")  # the level, for a handover
     assert (
         bob.post(f"/g/{following.code}/roll/", {"version": version(following)}).status_code == 302
     )
@@ -229,7 +230,7 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
 
     assert taken.status_code == 302
     seat = Seat.objects.get(name="Bob")
-    assert (seat.kind, seat.bot_level, seat.handed_from) == ("remote", "", "")
+    assert (seat.kind, seat.bot_level, seat.handed_from) == ("remote", "good", "")
     before = fresh(game)
     assert not services.bot_move(game.code, before.version)  # the computer has stopped
     assert fresh(game).version == before.version
@@ -237,6 +238,42 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     bob.post(f"/g/{game.code}/roll/", {"version": version(game)})  # and Bob plays on
     assert fresh(game).engine_state().roll_number == rolls + 1
     assert "Take Bob" not in bob.get(f"/g/{game.code}/").content.decode()
+
+
+def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host hands Bob's seat to a Perfect computer player; Bob comes back and takes
+    it, then goes away again: the table's button hands it to the same computer player,
+    not back to the default (Good)."""
+    from games.strategy import bots as strategy
+
+    levels: list[str] = []
+    choose = strategy.choose_move
+    monkeypatch.setattr(
+        strategy,
+        "choose_move",
+        lambda state, level, rng: levels.append(level) or choose(state, level, rng),
+    )
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game), "level": "perfect"})
+    bob.post(f"/g/{game.code}/takeback/")
+    assert Seat.objects.get(name="Bob").kind == Seat.Kind.REMOTE
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    page = alice.get(f"/g/{game.code}/").content.decode()
+    handover_form = re.search(r"<form[^>]*handover/.*?</form>", page, re.S).group(0)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', handover_form))
+
+    again = alice.post(f"/g/{game.code}/handover/", fields)
+
+    assert again.status_code == 302
+    seat = Seat.objects.get(name="Bob")
+    assert (seat.kind, seat.bot_level) == (Seat.Kind.BOT, "perfect")
+    handovers = GameEvent.objects.filter(game=game, kind=GameEvent.Kind.HANDOVER)
+    assert [event.data["level"] for event in handovers] == ["perfect", "perfect"]
+    services.bot_move(game.code, fresh(game).version)
+    assert levels == ["perfect"]
 
 
 def test_a_page_load_wakes_a_bot_whose_step_was_lost(
