@@ -109,8 +109,10 @@ class Seat(models.Model):
     # the computer plays it for them: ``handed_from``), and since when it has none.
     connections = models.IntegerField(default=0)
     away_since = models.DateTimeField(null=True, blank=True)
-    # The token of the player whose seat a computer player took over: theirs to take back.
+    # The token of the player whose seat a computer player took over: theirs to take back,
+    # and the kind of seat it was (at the host's screen, a friend's), to be again.
     handed_from = models.CharField(max_length=40, blank=True)
+    handed_kind = models.CharField(max_length=10, choices=Kind.choices, blank=True)
     # A computer player the site named ("Computer 2 (Good)") has its number here, and is
     # named in each reader's language (``shown_name``); ``name`` keeps its creator's.
     bot_number = models.PositiveSmallIntegerField(null=True, blank=True)

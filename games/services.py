@@ -362,12 +362,14 @@ def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "") -> Gam
             code, viewer, version, _("Only a running game has seats to hand over.")
         )
         level = level or seat.bot_level or "good"
-        seat.kind = Seat.Kind.BOT
+        seat.handed_kind, seat.kind = seat.kind, Seat.Kind.BOT
         seat.bot_level = level
         seat.browser_id = ""
         seat.handed_from = seat.token
         seat.token = new_seat_token()
-        seat.save(update_fields=["kind", "bot_level", "browser_id", "handed_from", "token"])
+        seat.save(
+            update_fields=["kind", "handed_kind", "bot_level", "browser_id", "handed_from", "token"]
+        )
         _bump(game, GameEvent.Kind.HANDOVER, seat, {"level": level})
         _wake_bot(game, state)
     return game
@@ -385,10 +387,16 @@ def take_back(code: str, viewer: Viewer) -> Game:
         if game.status != Game.Status.PLAYING:
             raise ActionError(_("The game is over."), code="not_playing", status=409)
         seat = seats[0]
-        seat.kind = Seat.Kind.REMOTE
+        # the kind of seat it was: one at the host's screen is one again if taken back
+        # there (the host's own is the host's again: ``host_seats``), else a friend's
+        back_at_hosts_screen = (
+            seat.handed_kind == Seat.Kind.LOCAL and viewer.browser_id == game.host_browser
+        )
+        seat.kind = Seat.Kind.LOCAL if back_at_hosts_screen else Seat.Kind.REMOTE
+        seat.handed_kind = ""
         seat.token, seat.handed_from = seat.handed_from, ""
         seat.browser_id = viewer.browser_id
-        fields = ["kind", "token", "handed_from", "browser_id"]
+        fields = ["kind", "handed_kind", "token", "handed_from", "browser_id"]
         if seat.connections == 0:  # taken back by a page without a socket (no JavaScript):
             seat.away_since = timezone.now()  # the player is away from now only
             fields.append("away_since")
@@ -471,18 +479,21 @@ def play_again(code: str, viewer: Viewer) -> Game:
         now = timezone.now()
         for seat in game.seats.all():
             # A seat the computer was still playing for a player who went away is the
-            # player's again: theirs to claim (``claim_seats_of_browser``), or to skip
-            # or hand over once more (at the same level) if they stay away.
-            handed = bool(seat.handed_from)
+            # player's again, of the kind it was (one at the host's screen is there
+            # again; one handed over before the kind was kept, a friend's): theirs to
+            # claim (``claim_seats_of_browser``), or to skip or hand over once more (at
+            # the same level) if they stay away.
+            kind = (seat.handed_kind or Seat.Kind.REMOTE) if seat.handed_from else seat.kind
+            hosts = game.host_browser if kind == Seat.Kind.LOCAL else ""
             Seat.objects.create(
                 game=following,
                 position=seat.position,
                 team=seat.team,
                 name=seat.name,
-                kind=Seat.Kind.REMOTE if handed else seat.kind,
+                kind=kind,
                 bot_level=seat.bot_level,
                 bot_number=seat.bot_number,
-                browser_id=seat.browser_id,
+                browser_id=seat.browser_id or hosts,
                 claimed_at=now,
             )
         _log(following, [(GameEvent.Kind.CREATE, None, {"previous": game.code})])

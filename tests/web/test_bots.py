@@ -18,7 +18,7 @@ from games import bots, replay, rules, services
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec, Viewer
 from tests.conftest import create_game, fresh, version
-from tests.web.test_room import bobs_turn
+from tests.web.test_room import bobs_turn, join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HOST = Viewer("host-browser")
@@ -274,6 +274,75 @@ def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
     assert [event.data["level"] for event in handovers] == ["perfect", "perfect"]
     services.bot_move(game.code, fresh(game).version)
     assert levels == ["perfect"]
+
+
+def hosts_seat_handed_over(alice: Client, bob: Client) -> Game:
+    """Alice's turn at her table with Bob; she has closed her page, and Bob, who may
+    then act for the table, gave her seat to the computer."""
+    game = create_game(alice, invites="1")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    Seat.objects.filter(name="Alice").update(away_since=timezone.now() - timedelta(minutes=1))
+    assert bob.post(f"/g/{game.code}/handover/", {"version": version(game)}).status_code == 302
+    return game
+
+
+def bob_may_act_for_the_away_host(bob: Client, game: Game) -> None:
+    """At Alice's turn, with her gone: Bob is offered her skip, and it is taken."""
+    Seat.objects.filter(game=game, name="Alice").update(
+        connections=0, away_since=timezone.now() - timedelta(minutes=1)
+    )
+    assert "Skip Alice's turn" in bob.get(f"/g/{game.code}/").content.decode()
+    assert bob.post(f"/g/{game.code}/skip/", {"version": version(game)}).status_code == 302
+    assert fresh(game).engine_state().scorecards[0].entries[-1][1] == 0
+
+
+def test_a_hosts_seat_taken_back_is_at_the_hosts_screen_again(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    game = hosts_seat_handed_over(alice, bob)
+
+    alice.post(f"/g/{game.code}/takeback/")
+
+    seat = Seat.objects.get(name="Alice")
+    assert (seat.kind, seat.browser_id) == (Seat.Kind.LOCAL, fresh(game).host_browser)
+    # and when she is gone again, the table does not wait for her for ever
+    bob_may_act_for_the_away_host(bob, game)
+
+
+def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_game(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    game = hosts_seat_handed_over(alice, bob)
+    while fresh(game).status == Game.Status.PLAYING:
+        if not services.bot_move(game.code, fresh(game).version):
+            bob.post(f"/g/{game.code}/roll/", {"version": version(game)})
+            state = fresh(game).engine_state()
+            open_key = state.open_categories(state.current_index)[0]
+            bob.post(
+                f"/g/{game.code}/score/",
+                {"version": version(game), "category": open_key, "confirm": "1"},
+            )
+
+    bob.post(f"/g/{game.code}/again/")
+
+    following = fresh(game).next_game
+    seat = Seat.objects.get(game=following, name="Alice")
+    assert (seat.kind, seat.browser_id) == (Seat.Kind.LOCAL, game.host_browser)
+    alice.get(f"/g/{following.code}/")  # she comes back to the table, at her seat
+    assert (
+        alice.post(f"/g/{following.code}/roll/", {"version": version(following)}).status_code == 302
+    )
+    alice.post(
+        f"/g/{following.code}/score/",
+        {"version": version(following), "category": "chance", "confirm": "1"},
+    )
+    bob.post(f"/g/{following.code}/roll/", {"version": version(following)})
+    bob.post(
+        f"/g/{following.code}/score/",
+        {"version": version(following), "category": "chance", "confirm": "1"},
+    )
+    bob_may_act_for_the_away_host(bob, following)
 
 
 def test_a_page_load_wakes_a_bot_whose_step_was_lost(
