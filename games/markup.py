@@ -92,6 +92,7 @@ class Table(NamedTuple):
     redirect: str  # where a browser at a finished table goes next, if anywhere
     last_move: str  # what happened last ("Bob's turn was skipped: 0 in Ones"), translated
     turn_passed: bool  # and it passed the turn on
+    perfect_as_good: str  # that its Perfect computer players play as Good, translated
 
 
 def table(
@@ -138,6 +139,8 @@ def table(
         f'<ul class="presence" aria-label="{at_the_table}">'
         f"{_presence(view.presence, get_language())}{WATCHING_MARK}</ul>"
     )
+    if view.perfect_as_good:
+        parts.append(f'<p class="presence-note">{escape(view.perfect_as_good)}</p>')
     if view.can_skip:
         parts.append(_partial("skip", request, extra, category=view.skip_category))
     if view.ranking:

@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import markup, rules, services
@@ -27,6 +27,7 @@ from games.presence import SPECTATORS, Skippers, skippers
 from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
+from games.strategy.bots import perfect_plays_as_good
 
 RULESET_NAMES = {
     "yatzy": _("Scandinavian Yatzy"),
@@ -99,7 +100,33 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
+        perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
     )
+
+
+def perfect_as_good(game: Game, seats: list[Seat]) -> str:
+    """What the table tells its players when its Perfect computer players play as Good
+    (``perfect_plays_as_good``): the level they were chosen at promises more. Empty
+    when they play perfectly, or there are none."""
+    perfect = sum(1 for s in seats if s.kind == Seat.Kind.BOT and s.bot_level == "perfect")
+    why = perfect_plays_as_good(game.ruleset, game.table_options) if perfect else ""
+    if why == "being solved":
+        return ngettext(
+            "The Perfect computer player plays as Good until this table's strategy is"
+            " worked out (about a minute).",
+            "The Perfect computer players play as Good until this table's strategy is"
+            " worked out (about a minute).",
+            perfect,
+        )
+    if why == "never solved":
+        return ngettext(
+            "The Perfect computer player plays as Good: the site has no perfect strategy"
+            " for these rules.",
+            "The Perfect computer players play as Good: the site has no perfect strategy"
+            " for these rules.",
+            perfect,
+        )
+    return ""
 
 
 _PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
@@ -259,6 +286,7 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "invite_url": request.build_absolute_uri(join_path) if request else join_path,
         "open_seats": sum(1 for seat in seats if seat.is_open),
         "filled_seats": sum(1 for seat in seats if not seat.is_open),
+        "perfect_as_good": perfect_as_good(game, seats),
     }
 
 

@@ -26,8 +26,9 @@ from functools import cache
 import numpy as np
 
 from games import rules
-from games.strategy import advice
+from games.strategy import advice, tables
 from games.strategy.dice import best_keep, dice_space, expect, positions_of, sub_multisets
+from games.strategy.solver import Variant
 
 LEVELS = ("beginner", "good", "perfect")
 BEGINNER_MISTAKES = 0.2  # chance of a careless hold or score
@@ -62,6 +63,24 @@ def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
 
 
 # -- Perfect -------------------------------------------------------------------------------
+
+
+def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
+    """Why a Perfect computer player plays as Good at a table of these rules: "never
+    solved" where there are no tables for them (a declared target, whole Maxi Yatzy
+    games), "being solved" while theirs are not built yet (``make run`` builds the two
+    default ones in the background; the others are built when a Perfect player first
+    asks for them, ``tables.build_later``); "" where it plays perfectly. Small tables
+    (forced order, upper section only) are solved on the spot when first asked for."""
+    try:
+        variant = Variant.of(ruleset, options)
+    except ValueError:
+        return "never solved"
+    if not tables.solved_here(variant):
+        return "never solved"
+    if variant.forced_order or variant.upper_only or tables.ready(variant):
+        return ""
+    return "being solved"
 
 
 def _perfect(state: rules.GameState) -> Move | None:

@@ -37,6 +37,11 @@ def load(variant: Variant) -> Solver | None:
     return solver
 
 
+def ready(variant: Variant) -> bool:
+    """Whether the tables of ``variant`` are built, without loading them."""
+    return variant in _LOADED or path_of(variant).exists()
+
+
 def build(variant: Variant, progress: bool = True, workers: int | None = None) -> Solver:
     """Solve ``variant`` and store its tables (written whole, then moved into place)."""
     solver = Solver(variant)

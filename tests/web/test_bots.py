@@ -17,10 +17,13 @@ from django.utils import timezone
 from games import bots, replay, rules, services
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec, Viewer
+from games.strategy import tables
+from games.strategy.solver import Variant
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn, join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+FINNISH = {"HTTP_ACCEPT_LANGUAGE": "fi"}
 HOST = Viewer("host-browser")
 pytestmark = pytest.mark.django_db
 
@@ -343,6 +346,70 @@ def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_g
         {"version": version(following), "category": "chance", "confirm": "1"},
     )
     bob_may_act_for_the_away_host(bob, following)
+
+
+@pytest.fixture
+def no_tables_built(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver cache without tables: those the tests built are not there."""
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))
+    monkeypatch.setattr(tables, "_LOADED", {})
+
+
+BEING_SOLVED = (
+    "The Perfect computer players play as Good until this table&#x27;s strategy is worked"
+    " out (about a minute)."
+)
+NEVER_SOLVED = (
+    "The Perfect computer player plays as Good: the site has no perfect strategy for these rules."
+)
+
+
+def test_the_table_says_that_perfect_computer_players_play_as_good_while_its_tables_are_built(
+    alice: Client, bob: Client, dice: object, no_tables_built: None
+) -> None:
+    lobby = create_game(alice, invites="1", bots="2", bot_level="perfect")
+    assert BEING_SOLVED in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    join(bob, lobby, "Bob")
+    alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
+
+    assert BEING_SOLVED in alice.get(f"/g/{lobby.code}/").content.decode()
+    in_finnish = bob.get(f"/g/{lobby.code}/", **FINNISH).content.decode()
+    assert (
+        "Täydelliset tietokonepelaajat pelaavat Hyvän tasolla, kunnes tämän pöydän strategia"
+        " on laskettu (noin minuutti)." in in_finnish
+    )
+
+    tables.path_of(Variant("yatzy")).touch()  # the build is done
+    alice.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
+    assert "plays as Good" not in alice.get(f"/g/{lobby.code}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [{"ruleset": "maxi_yatzy"}, {"ruleset": "yatzy", "declared_target": "on"}],
+)
+def test_the_table_says_that_a_perfect_computer_player_plays_as_good_where_nothing_is_solved(
+    alice: Client, dice: object, rules: dict[str, str]
+) -> None:
+    game = create_game(alice, bots="1", bot_level="perfect", **rules)
+
+    assert NEVER_SOLVED in alice.get(f"/g/{game.code}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"bot_level": "good"},
+        {"bot_level": "perfect", "upper_only": "on"},  # solved on the spot, when first needed
+        {"bot_level": "perfect", "forced_order": "on"},
+    ],
+)
+def test_the_table_says_nothing_of_computer_players_that_play_at_their_level(
+    alice: Client, dice: object, no_tables_built: None, fields: dict[str, str]
+) -> None:
+    game = create_game(alice, bots="1", **fields)
+
+    assert "plays as Good" not in alice.get(f"/g/{game.code}/").content.decode()
 
 
 def test_a_page_load_wakes_a_bot_whose_step_was_lost(
