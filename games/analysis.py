@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+
 from games import coach, rules
 from games.models import Game, GameEvent
 from games.replay import Step, replay
@@ -48,6 +50,20 @@ class Decision:
         with a name, so the first letter is lowered."""
         words = coach.describe(self.before, self.advised)
         return words[:1].lower() + words[1:]
+
+    @property
+    def judged(self) -> str:
+        """For a keep, the dice it was made on and what was kept, in the language
+        active now ("holding 4 4 of 1 2 3 4 4"): a keep's verdict is shown beside the
+        roll that followed it, whose new dice it is not about. Empty for a score, whose
+        line says what it judges."""
+        if self.made.hold is None:
+            return ""
+        dice = " ".join(map(str, self.before.dice))
+        if not self.made.hold:
+            return gettext("rolling all of %(dice)s again") % {"dice": dice}
+        held = " ".join(str(self.before.dice[i]) for i in sorted(self.made.hold))
+        return gettext("holding %(held)s of %(dice)s") % {"held": held, "dice": dice}
 
     @property
     def is_best(self) -> bool:

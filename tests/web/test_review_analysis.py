@@ -57,6 +57,8 @@ def test_the_review_prices_each_decision(alice: Client, scripted_game) -> None:
     assert result.decisions[4].is_best and result.decisions[4].chosen == "Score 25 in Fives"
     keep = result.decisions[8]  # roll, hold, hold, then the roll that kept 4, 4
     assert keep.chosen == "Hold 4, 4 and roll the rest"
+    assert keep.judged == "holding 4 4 of 1 2 3 4 4"  # not the dice its roll brought
+    assert blunder.judged == ""  # a score's line says what it judges
     assert card.total_loss == pytest.approx(sum(d.loss for d in result.decisions.values()))
     assert card.luck == pytest.approx(card.final - (card.expected_start - card.total_loss))
     assert len(card.curve) == 7 and card.curve[0] == card.expected_start
@@ -149,3 +151,19 @@ def play_first_open_category(client: Client, game) -> None:
         client.post(
             f"/g/{game.code}/score/", {"version": version(game), "category": key, "confirm": "1"}
         )
+
+
+def test_a_keeps_verdict_says_which_dice_it_judges(alice: Client, scripted_game) -> None:
+    """A keep is judged beside the roll that followed it: its verdict names the dice it
+    was made on, or it would read as advice on the new dice (QA finding)."""
+    keep = analysis.analyse(scripted_game).decisions[8]
+    page = alice.get(f"/g/{scripted_game.code}/review/?step=8").content.decode()
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    in_finnish = alice.get(f"/g/{scripted_game.code}/review/?step=8").content.decode()
+
+    assert "Alice rolls 4 4 1 4 4 (roll 2)." in page
+    verdict = "holding 4 4 of 1 2 3 4 4" + (
+        ": best choice" if keep.is_best else f" lost {keep.loss:.1f}: best was "
+    )
+    assert page.count(verdict) == 2  # in the stepper and in the turn's list
+    assert "heitosta 1 2 3 4 4 lukittu 4 4" in in_finnish
