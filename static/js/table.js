@@ -325,4 +325,27 @@
       if (match && isOlder(parseInt(match[1], 10))) event.detail.shouldSwap = false;
     }
   });
+  // The review: the step chosen in the turn-by-turn list is shown in the stepper, which
+  // on a phone is thousands of pixels above it. The stepper comes into view, and the
+  // list marks the step it shows (also when stepping with Previous and Next).
+  var stepAsker = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    stepAsker = event.detail.elt;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var stepper = document.getElementById("stepper");
+    if (!stepper || !stepper.dataset.step) return;
+    document.querySelectorAll(".turns a[aria-current]").forEach(function (link) {
+      link.removeAttribute("aria-current");
+    });
+    var shown = document.querySelector('.turns a[href="?step=' + stepper.dataset.step + '"]');
+    if (shown) shown.setAttribute("aria-current", "step");
+    var fromList = stepAsker && stepAsker.closest && stepAsker.closest(".turns");
+    stepAsker = null;
+    if (!fromList) return;
+    var box = stepper.getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) {
+      stepper.scrollIntoView({ block: "start" });
+    }
+  });
 })();
