@@ -192,6 +192,20 @@ def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
 HEIGHT, TOP, BOTTOM = 260, 12, 222
 LEFT, RIGHT = 11.0, 97.0  # the plot's edges in percent: a small phone's 11% holds a "250"
 COLOURS = ("#1f6fb2", "#d1495b", "#2a9d54", "#e08a00", "#7b4fb0", "#00798c", "#8c564b", "#555")
+# Each line's mark at its points, in the order of the colours: lines told apart by their
+# colour alone were one to a reader who does not see it. SVG paths about (0, 0), some 9 px
+# across: circle, square, triangle, diamond, triangle down, plus, cross, star.
+MARKS = (
+    "M4 0A4 4 0 1 1-4 0A4 4 0 1 1 4 0Z",
+    "M-3.5-3.5H3.5V3.5H-3.5Z",
+    "M0-4.8L4.5 3.2H-4.5Z",
+    "M0-5L5 0L0 5L-5 0Z",
+    "M0 4.8L4.5-3.2H-4.5Z",
+    "M-1.6-5H1.6V-1.6H5V1.6H1.6V5H-1.6V1.6H-5V-1.6H-1.6Z",
+    "M-3.4-5.6L0-2.3L3.4-5.6L5.6-3.4L2.3 0L5.6 3.4L3.4 5.6L0 2.3L-3.4 5.6L-5.6 3.4L-2.3 0"
+    "L-5.6-3.4Z",
+    "M0-5.2L1.4-1.9L4.9-1.6L2.2 0.7L3.1 4.2L0 2.3L-3.1 4.2L-2.2 0.7L-4.9-1.6L-1.4-1.9Z",
+)
 
 
 @dataclass(frozen=True)
@@ -199,8 +213,9 @@ class Line:
     name: str
     colour: str
     dash: str
+    mark: int  # which of ``MARKS``
     points: str  # SVG polyline points: percent across, pixels down
-    last: tuple[float, float]
+    coords: tuple[tuple[float, float], ...]  # the same points, one pair each
 
 
 @dataclass(frozen=True)
@@ -215,6 +230,10 @@ class Chart:
     lines: tuple[Line, ...]
     y_ticks: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
+    # The numbers drawn, for those who cannot see the drawing or want them exact: a row
+    # for each turn (0 for the start), with each line's value in it.
+    rows: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    marks: tuple[str, ...] = MARKS
     height: int = HEIGHT
     left: float = LEFT
     right: float = RIGHT
@@ -242,8 +261,9 @@ def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
                 name=names[card.index],
                 colour=COLOURS[card.index % len(COLOURS)],
                 dash="" if card.index < len(COLOURS) else "6 3",
+                mark=card.index % len(MARKS),
                 points=" ".join(f"{a},{b}" for a, b in coords),
-                last=coords[-1],
+                coords=tuple(coords),
             )
         )
     y_ticks = []
@@ -257,7 +277,9 @@ def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
         Tick(round(x(t), 2), str(t), minor=crowded and t // every % 2 == 1)
         for t in range(0, rounds + 1, every)
     )
-    return Chart(tuple(lines), tuple(y_ticks), x_ticks)
+    # a finished game's scorecards have a point each for every turn: their curves are one long
+    rows = tuple(enumerate(zip(*(card.curve for card in analysis.cards), strict=False)))
+    return Chart(tuple(lines), tuple(y_ticks), x_ticks, rows)
 
 
 def _nice_step(raw: float) -> float:

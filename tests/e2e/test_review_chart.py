@@ -95,3 +95,28 @@ def test_the_charts_words_are_readable_and_in_view(
         assert drawn["width"] >= 600
     # named by its title alone, described by its description (the two were one name)
     expect(chart).to_have_accessible_description(re.compile(re.escape(description)))
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_charts_numbers_open_under_it_as_a_table(
+    new_page, site: Server, reviewed_game: Game, width: int
+) -> None:
+    """A screen reader had the chart's title and description, and none of its values."""
+    page: Page = new_page(width, 800)
+    page.goto(f"{site.url}/g/{reviewed_game.code}/review/")
+    table = page.get_by_role("table", name="Expected final score after each turn")
+    expect(table).to_be_hidden()
+
+    page.get_by_text("Show the chart's numbers").click()
+
+    expect(table).to_be_visible()
+    headers = table.get_by_role("columnheader")
+    expect(headers).to_have_text(["Turn", "Alice", "Bob"])
+    expect(table.get_by_role("rowheader")).to_have_text(["Start", *map(str, range(1, 16))])
+    state = reviewed_game.engine_state()
+    finals = [f"{state.totals(i).total}.0" for i in range(2)]  # nothing left to expect
+    expect(table.get_by_role("row").last.get_by_role("cell")).to_have_text(finals)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    figure = page.locator("section.skill")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    figure.screenshot(path=SHOTS / f"review-chart-numbers-{width}.png")

@@ -118,6 +118,58 @@ def test_the_review_gives_its_advice_in_each_readers_language(
     assert "Kirjaa" not in in_english
 
 
+def test_the_charts_numbers_are_a_table_under_it(alice: Client, scripted_game) -> None:
+    """The chart's values were in its drawing alone: a screen reader had its title
+    and nothing more, and nobody could read a number off it exactly."""
+    (card,) = analysis.analyse(scripted_game).cards
+
+    page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    numbers = re.search(r'<details class="chart-numbers">(.*?)</details>', page, re.S).group(1)
+    assert "<summary>Show the chart's numbers</summary>" in numbers
+    assert "<caption>Expected final score after each turn</caption>" in numbers
+    assert '<th scope="col">Turn</th><th scope="col">Alice</th>' in numbers
+    rows = re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td></tr>', numbers)
+    assert rows == [
+        ("Start" if turn == 0 else str(turn), f"{value:.1f}")
+        for turn, value in enumerate(card.curve)
+    ]
+    assert len(rows) == 7
+
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    finnish = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    assert "<summary>Näytä kaavion luvut</summary>" in finnish
+    assert '<th scope="col">Vuoro</th>' in finnish
+    assert f'<tr><th scope="row">Alku</th><td>{card.curve[0]:.1f}</td>'.replace(".", ",") in finnish
+
+
+def test_the_charts_lines_differ_by_more_than_their_colour() -> None:
+    """The first eight lines differed by their colour alone; past eight, colours came
+    round again, a dashed line for a solid one. Each line has its mark now: the first
+    eight all differ by it, and no two of sixteen have both one mark and one dash."""
+    cards = tuple(
+        analysis.Card(index=i, final=200, expected_start=190.0, curve=[190.0, 180.0 + i])
+        for i in range(services.MAX_SEATS)
+    )
+    names = [f"Player {i}" for i in range(services.MAX_SEATS)]
+
+    lines = analysis.chart(analysis.Analysis(cards=cards), names, rounds=1).lines
+
+    assert len({line.mark for line in lines[:8]}) == 8
+    assert len({(line.mark, line.dash) for line in lines}) == 16
+    assert all(0 <= line.mark < len(analysis.MARKS) for line in lines)
+
+
+def test_the_review_marks_each_point_of_a_line(alice: Client, scripted_game) -> None:
+    page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
+
+    drawing = re.search(r"<svg class=\"chart-drawing\".*?</figure>", page, re.S).group(0)
+    assert '<path id="chart-mark-0" d="' in drawing
+    marks = re.findall(r'<use href="#chart-mark-0" x="[\d.]+%?" y="[\d.]+"', drawing)
+    assert len(marks) == 7 + 1  # at each of the line's points, and one in its legend's key
+
+
 def coordinates(page: str) -> list[str]:
     """The chart's attributes (its points, lines and box), as written in the page."""
     drawing = re.search(r"<svg.*?</svg>", page, re.S).group(0)
