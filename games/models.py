@@ -98,6 +98,11 @@ class Seat(models.Model):
     team = models.PositiveSmallIntegerField(null=True, blank=True)  # team tables only
     player_index = models.PositiveSmallIntegerField(null=True, blank=True)  # set at start
     name = models.CharField(max_length=40, blank=True)
+    # ``name`` as the site compares names (``services.name_key``: whatever the case of
+    # its letters and the encoding of its accents), kept by ``save`` for the history's
+    # search: SQLite's LIKE ignores the case of ASCII letters only. Text, not 40
+    # characters: NFKC and casefolding lengthen some names (a ligature, an 'ß').
+    name_key = models.TextField(blank=True, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     # A computer player's level; a player's seat keeps the level it was last handed over
     # at, for the next handover (``services.hand_to_bot``).
@@ -125,6 +130,15 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"seat {self.position + 1}"
+
+    def save(self, **kwargs: object) -> None:
+        from games.services import name_key  # the services build on these models
+
+        self.name_key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = [*fields, "name_key"]
+        super().save(**kwargs)
 
     @property
     def shown_name(self) -> str:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
+from django.apps import apps
 from django.test import Client
 
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -140,9 +142,73 @@ def test_the_history_finds_a_computer_player_by_the_name_its_reader_sees(
     assert found(bob, "Tietokone 1 (Hyvä)") == {english.code}
     assert found(bob, "tietokone 2") == {finnish.code}
     assert found(bob, "HYVÄ") == {english.code}
+    assert found(bob, "hyva\u0308") == {english.code}  # its dots typed apart from its a
     assert found(alice, "Computer 2 (Beginner)") == {finnish.code}
     assert found(alice, "Tietokone") == {finnish.code}  # as stored, still
     assert found(alice, "Computer 3") == set()
+
+
+def test_the_history_finds_a_player_whatever_the_case_of_their_accented_letters(
+    alice: Client, dice: object
+) -> None:
+    """SQLite, the site's own database, searched with LIKE, which ignores the case of
+    ASCII letters only: 'äino' did not find Äino, nor 'ÖRJAN' Örjan."""
+    aino = play_to_the_end(alice, create_game(alice, players="Äino", upper_only="on"))
+    orjan = play_to_the_end(alice, create_game(alice, players="Örjan", upper_only="on"))
+
+    assert found_in_history(alice, "äino", aino, orjan) == {aino.code}
+    assert found_in_history(alice, "ÖRJAN", aino, orjan) == {orjan.code}
+    assert found_in_history(alice, "rJA", aino, orjan) == {orjan.code}
+    assert found_in_history(alice, "alice", aino, orjan) == {aino.code, orjan.code}
+
+
+def test_the_history_finds_a_name_as_the_table_compares_names(alice: Client, dice: object) -> None:
+    """At a table, names that read the same are one name (``services.name_key``): an
+    é as one character or as e and a combining accent, a ß or ss, letters of full
+    width. The search compared them as typed, on PostgreSQL as on SQLite."""
+    elodie = play_to_the_end(alice, create_game(alice, players="Élodie", upper_only="on"))
+    strauss = play_to_the_end(alice, create_game(alice, players="Strauß", upper_only="on"))
+
+    assert found_in_history(alice, "E\u0301lodie", elodie, strauss) == {elodie.code}
+    assert found_in_history(alice, "STRAUSS", elodie, strauss) == {strauss.code}
+    assert found_in_history(alice, "ｓｔｒａｕ", elodie, strauss) == {strauss.code}
+    assert found_in_history(alice, "é\u200blodie", elodie, strauss) == {elodie.code}
+
+
+def test_the_history_finds_a_friend_by_the_name_they_joined_with(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    game = create_game(alice, invites="1", upper_only="on")
+    bob.post(f"/g/{game.code}/join/", {"name": "Örjan"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    players = {0: alice, 1: bob}
+    while fresh(game).status != Game.Status.FINISHED:
+        client = players[fresh(game).engine_state().current_player]
+        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+        category = fresh(game).engine_state().open_categories()[0]
+        data = {"version": version(game), "category": category, "confirm": "1"}
+        client.post(f"/g/{game.code}/score/", data, **HTMX)
+
+    assert found_in_history(alice, "örjan", game) == {game.code}
+    assert found_in_history(bob, "ÖRJAN", game) == {game.code}
+
+
+def test_the_migration_keys_the_names_of_the_seats_there_were(alice: Client, dice: object) -> None:
+    """The seats of the games played before the search compared names by their key."""
+    game = create_game(alice, players="ÖRJAN\nE\u0301lodie")
+    Seat.objects.update(name_key="")  # as the migration found them
+    migration = importlib.import_module("games.migrations.0007_seat_name_key")
+
+    migration.fill_name_keys(apps, None)
+
+    keys = game.seats.values_list("name_key", flat=True)
+    assert list(keys) == ["alice", "örjan", "élodie"]
+
+
+def found_in_history(client: Client, player: str, *games: Game) -> set[str]:
+    """The codes of ``games`` that ``client``'s history lists when filtered by ``player``."""
+    page = client.get("/history/", {"player": player}).content.decode()
+    return {game.code for game in games if f"/g/{game.code}/review/" in page}
 
 
 def play_against_the_computer(client: Client, game: Game) -> Game:
