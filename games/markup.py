@@ -25,7 +25,7 @@ from django.utils.text import get_text_list
 from django.utils.translation import get_language, gettext, ngettext
 
 from games.models import Seat
-from games.rules import TableOptions
+from games.rules import Joker, TableOptions
 
 TEMPLATE = "games/table.html"
 WATCHING_MARK = "<!--watching-->"  # the spectators' line, filled in per browser
@@ -68,6 +68,9 @@ class Turn(NamedTuple):
     declaring: bool  # the viewer must declare a target before scoring
     rolls_left: int
     target_name: str  # the declared target of this turn, translated
+    # how the joker rule applies to the dice rolled, with the translated name of the
+    # upper box of their face; said to everyone, as it explains the scores offered
+    joker: tuple[Joker, str] | None
 
 
 class Table(NamedTuple):
@@ -165,6 +168,9 @@ def _announcement(view: Table) -> str:
     new table fills it (``hx-swap-oob``): a live region that is replaced with the
     table at every move, as the turn banner is, is not reliably read out."""
     said = escape(view.last_move)
+    joker = _joker(view.turn.joker, get_language()) if view.turn.joker else ""
+    if joker:  # the dice just rolled (or held) are an extra Yahtzee
+        said += " " + joker
     if view.turn_passed:
         said += " " + _banner(view.turn, get_language())
     return (
@@ -205,7 +211,51 @@ def _turn(turn: Turn, language: str) -> str:
     if turn.target_name:
         target = gettext("Target this turn: %(category)s") % {"category": escape(turn.target_name)}
         html += f'<p class="target">{target}</p>'
+    joker = _joker(turn.joker, language) if turn.joker else ""
+    if joker:
+        html += f'<p class="joker">{joker}</p>'
     return html
+
+
+@lru_cache(maxsize=64)
+def _joker(joker: tuple[Joker, str], language: str) -> str:
+    """Why an extra Yahtzee is offered the scores it is (the joker rule, RULES.md 2.2)
+    and the Yahtzee bonus it earns, in words (``language`` keys the cache)."""
+    rule, name = joker
+    category = {"category": escape(name)}
+    said = []
+    if rule.goes_in == "upper":
+        said.append(gettext("Joker rule: this Yahtzee must go in %(category)s.") % category)
+    elif rule.goes_in == "lower":
+        said.append(
+            gettext(
+                "Joker rule: %(category)s is used, so this Yahtzee must go in an open lower"
+                " category, where Full house and the straights score in full."
+            )
+            % category
+        )
+    elif rule.goes_in == "scratch":
+        said.append(
+            gettext(
+                "Joker rule: %(category)s is used and the lower section is full, so this"
+                " Yahtzee scores 0 in an open upper category."
+            )
+            % category
+        )
+    elif rule.upper_used:  # where the table's options put it
+        said.append(
+            gettext(
+                "Joker rule: with %(category)s used, Full house and the straights score in full."
+            )
+            % category
+        )
+    if rule.bonus:
+        said.append(
+            gettext("Yahtzee bonus: +%(bonus)s on top of the score.") % {"bonus": rule.bonus}
+        )
+    elif rule.yahtzee_scratched:
+        said.append(gettext("No Yahtzee bonus: the Yahtzee box holds 0."))
+    return " ".join(said)
 
 
 @lru_cache(maxsize=512)

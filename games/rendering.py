@@ -68,6 +68,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         declaring=declaring,
         rolls_left=rules.MAX_ROLLS - state.roll_number,
         target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
+        joker=_joker(state),
     )
     # whether the player to move may be skipped, and by whom, as the view's key has
     # it, however late this rendering comes: it changes with time alone
@@ -127,6 +128,15 @@ def perfect_as_good(game: Game, seats: list[Seat]) -> str:
             perfect,
         )
     return ""
+
+
+def _joker(state: rules.GameState) -> tuple[rules.Joker, str] | None:
+    """How the joker rule applies to the dice on the table, and the translated name of
+    the upper box of their face; None when it does not apply."""
+    joker = rules.joker(state)
+    if joker is None:
+        return None
+    return joker, gettext(state.ruleset.category(joker.upper).name)
 
 
 _PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)

@@ -30,6 +30,7 @@ class Cell(NamedTuple):
     target: bool = False  # the declared target of this turn
     declarable: bool = False  # may be declared as the target now
     current: bool = False  # in the column of the scorecard to move
+    bonus: int = 0  # the Yahtzee bonus scoring here would earn too (the joker rule)
 
     @property
     def css(self) -> str:
@@ -57,6 +58,7 @@ class Turn(NamedTuple):
     target: str | None  # the declared target of this turn
     options: tuple[tuple[str, int], ...]  # scores offered to the player to move, viewing
     declaring: bool  # the player to move, viewing, may declare a target
+    bonus: int  # the Yahtzee bonus any of the scores offered earns besides
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,10 +85,13 @@ def _layout_of(ruleset_key: str, upper_only: bool, yahtzee_bonus: bool) -> Layou
 
 
 def _turn_of(state: rules.GameState, options: dict[str, int], live: bool, declaring: bool) -> Turn:
+    offered = live and not declaring
+    joker = rules.joker(state) if offered else None
     return Turn(
         state.target,
-        tuple(options.items()) if live and not declaring else (),
+        tuple(options.items()) if offered else (),
         live and declaring,
+        joker.bonus if joker else 0,
     )
 
 
@@ -130,6 +135,7 @@ def _column(
     points_of = card.points()
     offered = dict(turn.options) if turn else {}
     current = turn is not None
+    bonus = turn.bonus if turn else 0
 
     def cell(category: rules.Category) -> Cell:
         points = points_of.get(category.key)
@@ -139,6 +145,7 @@ def _column(
             current and turn.target == category.key,
             current and turn.declaring and points is None,
             current,
+            bonus if category.key in offered else 0,
         )
 
     upper = [cell(c) for c in layout.categories if c.is_upper]
@@ -229,7 +236,8 @@ def _column_html(
 def _content_key(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
     """Everything the scorecard's table is made of, as one string: the written scores,
     whose turn, the target, and for the player to move (``live``) the dice their scores
-    are offered for; not the dice for the others, so that their scorecard is found again
+    are offered for (with the scorecards and the options, they decide the Yahtzee bonus
+    the offers carry); not the dice for the others, so that their scorecard is found again
     after each roll. A string and not a tuple: the garbage collector walks every tuple a
     cache keeps (256 scorecards' keys were most of what its young generations held),
     never a string. ``repr`` quotes every name, so no name can make two keys equal."""
@@ -265,14 +273,20 @@ def _category_cell(cell: Cell, category: str, name: str, language: str) -> SafeS
     if cell.points is not None:
         content = str(cell.points)
     elif cell.option is not None:
+        values = {"points": cell.option, "category": name, "bonus": cell.bonus}
+        if cell.bonus:  # the joker rule's extra Yahtzee: said before it is scored
+            label = gettext("Score %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s")
+            shown = format_html('{}<span class="option-bonus"> +{}</span>', cell.option, cell.bonus)
+        else:
+            label, shown = gettext("Score %(points)s in %(category)s"), str(cell.option)
         content = format_html(
             '<button type="submit" id="score-{}" name="category" value="{}"'
             ' class="score-option{}" aria-label="{}">{}</button>',
             category,
             category,
             " zero" if cell.option == 0 else "",
-            gettext("Score %(points)s in %(category)s") % {"points": cell.option, "category": name},
-            cell.option,
+            label % values,
+            shown,
         )
     elif cell.declarable:
         content = format_html(

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import NamedTuple
 
 from .dice import DiceRandom, face_counts, roll_dice
 from .errors import IllegalMove, InvalidOptions, UnknownCategory
 from .i18n import gettext_noop as _
 from .options import TableOptions
 from .rulesets import get_ruleset
-from .state import MAX_PLAYERS_PER_SCORECARD, MAX_SCORECARDS, GameState, Scorecard
+from .state import (
+    MAX_PLAYERS_PER_SCORECARD,
+    MAX_SCORECARDS,
+    YAHTZEE_BONUS_POINTS,
+    GameState,
+    Scorecard,
+)
 
 MAX_ROLLS = 3
 # Under the joker rule these lower boxes score their full value (RULES.md 2.2).
@@ -182,6 +189,46 @@ def is_joker(state: GameState) -> bool:
     if not rules.yahtzee_rules or state.options.upper_only or not state.dice:
         return False
     return len(set(state.dice)) == 1 and state.current_scorecard.is_used(rules.all_alike_key)
+
+
+class Joker(NamedTuple):
+    """How the joker rule applies to the dice of the player to move (RULES.md 2.2), for
+    the table to say why it offers the scores it does."""
+
+    # "upper": only the box of the dice's face; "lower": an open lower box; "scratch":
+    # 0 in an open upper box (the lower section is full); "table": where forced order
+    # or the declared target puts it
+    goes_in: str
+    upper: str  # the key of the upper box of the dice's face
+    upper_used: bool  # so full house and the straights score their JOKER_POINTS
+    bonus: int  # the Yahtzee bonus that scoring now earns
+    yahtzee_scratched: bool  # no bonus, on a table that plays it: the Yahtzee box holds 0
+
+
+def joker(state: GameState) -> Joker | None:
+    """The joker rule as it applies to the dice of the player to move; None when it
+    does not (not five alike, the Yahtzee box open, not American Yahtzee)."""
+    if state.is_finished or not is_joker(state):
+        return None
+    rules = state.ruleset
+    upper = rules.upper_categories[state.dice[0] - 1].key
+    card = state.current_scorecard
+    if state.options.forced_order or state.options.declared_target:
+        goes_in = "table"
+    else:
+        choices = _joker_choices(state, list(state.open_categories()))
+        if choices == [upper]:
+            goes_in = "upper"
+        else:
+            goes_in = "scratch" if rules.category(choices[0]).is_upper else "lower"
+    scratched = state.options.yahtzee_bonus and card.points()[rules.all_alike_key] == 0
+    return Joker(
+        goes_in,
+        upper,
+        card.is_used(upper),
+        YAHTZEE_BONUS_POINTS if _earns_yahtzee_bonus(state) else 0,
+        scratched,
+    )
 
 
 @cache

@@ -156,3 +156,54 @@ def test_a_team_game_shares_one_scorecard() -> None:
     assert players == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]
     assert state.totals(0).total == state.totals(1).total == 70 + 50
     assert [rank for rank, _i, _t in state.ranking()] == [1, 1]
+
+
+def test_the_joker_says_where_an_extra_yahtzee_goes_and_the_bonus_it_earns() -> None:
+    """What the table says of an extra Yahtzee (RULES.md 2.2), case by case."""
+
+    def fours() -> rules.ScriptedDice:
+        return rules.ScriptedDice([4] * 5)
+
+    state = rules.new_game("yahtzee", [[0]])
+    assert rules.joker(rules.roll(state, 0, fours())) is None  # the Yahtzee box is open
+    state = play_turn(state, [4] * 5, "yahtzee")
+    assert rules.joker(rules.roll(state, 0, rules.ScriptedDice([4, 4, 4, 4, 1]))) is None
+
+    rolled = rules.roll(state, 0, fours())
+    assert rules.joker(rolled) == rules.Joker("upper", "fours", False, 100, False)
+    rolled = rules.roll(rules.score(rolled, 0, "fours"), 0, fours())
+    assert rules.joker(rolled) == rules.Joker("lower", "fours", True, 100, False)
+
+
+def test_the_joker_of_a_scratched_yahtzee_box_or_a_table_without_the_bonus_earns_none() -> None:
+    scratched = play_turn(rules.new_game("yahtzee", [[0]]), [1, 2, 3, 4, 6], "yahtzee")
+    rolled = rules.roll(scratched, 0, rules.ScriptedDice([3] * 5))
+    assert rules.joker(rolled) == rules.Joker("upper", "threes", False, 0, True)
+
+    no_bonus = rules.new_game("yahtzee", [[0]], TableOptions(yahtzee_bonus=False))
+    rolled = rules.roll(play_turn(no_bonus, [3] * 5, "yahtzee"), 0, rules.ScriptedDice([3] * 5))
+    assert rules.joker(rolled) == rules.Joker("upper", "threes", False, 0, False)
+
+
+def test_the_joker_leaves_where_to_the_tables_forced_order_and_has_none_upper_only() -> None:
+    forced = rules.new_game("yahtzee", [[0]], TableOptions(forced_order=True))
+    for key in forced.category_keys[:-1]:  # up to the Yahtzee box, the last but one
+        forced = play_turn(forced, [5] * 5 if key == "yahtzee" else [1, 2, 3, 4, 6], key)
+    rolled = rules.roll(forced, 0, rules.ScriptedDice([5] * 5))
+    assert rules.scoring_options(rolled) == {"chance": 25}
+    assert rules.joker(rolled) == rules.Joker("table", "fives", True, 100, False)
+
+    upper_only = rules.new_game("yahtzee", [[0]], TableOptions(upper_only=True))
+    assert rules.joker(rules.roll(upper_only, 0, rules.ScriptedDice([2] * 5))) is None
+
+
+def test_the_joker_of_a_full_lower_section_scratches_an_upper_box_and_says_so() -> None:
+    state = rules.new_game("yahtzee", [[0]])
+    lower = ["yahtzee", "three_of_a_kind", "four_of_a_kind", "full_house"]
+    lower += ["small_straight", "large_straight", "chance"]
+    for key in lower:
+        state = play_turn(state, [6, 6, 6, 6, 6] if key == "yahtzee" else [1, 2, 3, 4, 6], key)
+    state = play_turn(state, [6, 6, 6, 1, 2], "sixes")
+
+    rolled = rules.roll(state, 0, rules.ScriptedDice([6] * 5))
+    assert rules.joker(rolled) == rules.Joker("scratch", "sixes", True, 100, False)

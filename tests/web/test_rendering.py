@@ -191,6 +191,7 @@ def empty_caches(patch: pytest.MonkeyPatch) -> None:
         (scorecard, "_column_html"),
         (scorecard, "_category_cell"),
         (markup, "_turn"),
+        (markup, "_joker"),
         (markup, "_die_button"),
         (markup, "_roll_button"),
         (markup, "_presence"),
@@ -198,6 +199,34 @@ def empty_caches(patch: pytest.MonkeyPatch) -> None:
     ]:
         cached = getattr(module, name)
         patch.setattr(module, name, lru_cache(cached.cache_info().maxsize)(cached.__wrapped__))
+
+
+@pytest.mark.parametrize(
+    "tables",
+    [
+        [(50, True), (50, False), (0, True)],  # with a bonus first, then without
+        [(0, True), (50, False), (50, True)],  # without first
+    ],
+)
+def test_a_cached_scorecard_offers_an_extra_yahtzees_bonus_only_where_it_is_earned(
+    db: None, monkeypatch: pytest.MonkeyPatch, tables: list[tuple[int, bool]]
+) -> None:
+    """Five sixes offered in Sixes, on scorecards and tables that differ only in the
+    bonus they earn (a Yahtzee box of 50 or 0, a table with the bonus or without): each
+    from the caches as the others filled them reads as it does rendered afresh."""
+    empty_caches(monkeypatch)
+    for box, bonus in tables:
+        options = rules.TableOptions(yahtzee_bonus=bonus)
+        state = rules.new_game("yahtzee", [[0]], options)
+        card = rules.Scorecard(players=(0,), entries=(("yahtzee", box),))
+        state = state.evolve(scorecards=(card,), dice=(6,) * 5, roll_number=1)
+        cached = scorecard.scorecard_table(state, ["Alice"], True, False)
+        with monkeypatch.context() as patch:
+            empty_caches(patch)
+            assert scorecard.scorecard_table(state, ["Alice"], True, False) == cached
+        earned = box == 50 and bonus
+        assert ("Score 30 in Sixes and a Yahtzee bonus of 100" in cached) is earned
+        assert ('aria-label="Score 30 in Sixes"' in cached) is not earned
 
 
 def test_a_cache_keeps_its_most_recently_written_entries() -> None:

@@ -417,3 +417,113 @@ def test_the_last_move_says_an_extra_yahtzees_bonus(alice: Client) -> None:
 
     assert "Alice scored 30 in Sixes and a Yahtzee bonus of 100." in answer
     assert fresh(game).engine_state().totals(0).total == 50 + 30 + 100
+
+
+def extra_yahtzee(client: Client, entries: tuple, faces: int = 6, **fields: str) -> Game:
+    """An American Yahtzee table of Alice and Bob (at her screen) where Alice has just
+    rolled five ``faces`` with her scorecard's ``entries`` written."""
+    from dataclasses import replace
+
+    game = create_game(client, ruleset="yahtzee", players="Bob", **fields)
+    state = game.engine_state()
+    card = replace(state.scorecards[0], entries=entries)
+    game.set_engine_state(
+        state.evolve(scorecards=(card, *state.scorecards[1:]), dice=(faces,) * 5, roll_number=1)
+    )
+    game.version += 1  # no table of the game as it was is shown again
+    game.save()
+    return game
+
+
+def joker_line(page: str) -> str | None:
+    found = re.search(r'<p class="joker">(.*?)</p>', page)
+    return found.group(1) if found else None
+
+
+def score_options(page: str) -> list[str]:
+    return re.findall(r'<button type="submit" id="score-.*?</button>', page)
+
+
+def test_an_extra_yahtzee_says_the_joker_rule_and_its_bonus_before_it_is_scored(
+    alice: Client, spectator: Client
+) -> None:
+    """The button said 30 in Sixes, and the move gave 130; nothing said why Sixes only."""
+    game = extra_yahtzee(alice, (("yahtzee", 50),))
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert score_options(page) == [
+        '<button type="submit" id="score-sixes" name="category" value="sixes"'
+        ' class="score-option" aria-label="Score 30 in Sixes and a Yahtzee bonus of 100">'
+        '30<span class="option-bonus"> +100</span></button>'
+    ]
+    said = "Joker rule: this Yahtzee must go in Sixes. Yahtzee bonus: +100 on top of the score."
+    assert joker_line(page) == said
+    assert joker_line(spectator.get(f"/g/{game.code}/").content.decode()) == said
+    assert said in page.partition('id="announcement"')[2]  # for a screen reader too
+
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    finnish = alice.get(f"/g/{game.code}/").content.decode()
+    assert 'aria-label="Kirjaa 30 kohtaan Kuutoset ja Yahtzee-bonus 100">' in finnish
+    assert joker_line(finnish).startswith(
+        "Jokerisääntö: tämä Yahtzee on kirjattava kohtaan Kuutoset."
+    )
+
+
+@pytest.mark.parametrize(
+    ("entries", "fields", "said", "offered"),
+    [
+        (  # the upper box used: the lower boxes, full house and straights in full
+            (("yahtzee", 50), ("sixes", 24)),
+            {},
+            "Joker rule: Sixes is used, so this Yahtzee must go in an open lower category,"
+            " where Full house and the straights score in full."
+            " Yahtzee bonus: +100 on top of the score.",
+            "Score 25 in Full house and a Yahtzee bonus of 100",
+        ),
+        (  # the Yahtzee box scratched: the joker, without a bonus
+            (("yahtzee", 0),),
+            {},
+            "Joker rule: this Yahtzee must go in Sixes. No Yahtzee bonus: the Yahtzee box holds 0.",
+            "Score 30 in Sixes",
+        ),
+        (  # a table without the bonus says so in its house rules already
+            (("yahtzee", 50),),
+            {"yahtzee_bonus": ""},
+            "Joker rule: this Yahtzee must go in Sixes.",
+            "Score 30 in Sixes",
+        ),
+        (  # the upper box and the lower section used: an upper box scratched
+            (
+                ("yahtzee", 50),
+                ("sixes", 24),
+                ("three_of_a_kind", 20),
+                ("four_of_a_kind", 20),
+                ("full_house", 25),
+                ("small_straight", 30),
+                ("large_straight", 40),
+                ("chance", 20),
+            ),
+            {},
+            "Joker rule: Sixes is used and the lower section is full, so this Yahtzee"
+            " scores 0 in an open upper category."
+            " Yahtzee bonus: +100 on top of the score.",
+            "Score 0 in Ones and a Yahtzee bonus of 100",
+        ),
+    ],
+)
+def test_the_table_says_how_the_joker_rule_places_an_extra_yahtzee(
+    alice: Client, entries: tuple, fields: dict[str, str], said: str, offered: str
+) -> None:
+    game = extra_yahtzee(alice, entries, **fields)
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert joker_line(page) == said
+    assert f'aria-label="{offered}"' in "".join(score_options(page))
+
+
+def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Client) -> None:
+    game = extra_yahtzee(alice, (("sixes", 24),), faces=5)
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert joker_line(page) is None and "option-bonus" not in page
+    assert 'aria-label="Score 50 in Yahtzee"' in page
