@@ -96,13 +96,13 @@
     var page = document.querySelector("[data-table-url]");
     if (table && page && window.htmx) {
       var url = page.getAttribute("data-table-url");
-      window.htmx.ajax("GET", url, { target: "#table", swap: "outerHTML" });
+      return window.htmx.ajax("GET", url, { target: "#table", swap: "outerHTML" });
     }
+    return null;
   }
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") resync();
   });
-  window.addEventListener("online", resync);
 
   // The page's link to the table, said in #connection (empty while all is well). A
   // socket that drops (a phone losing its network, the server restarting) comes back by
@@ -144,11 +144,34 @@
     lost = true;
     say(RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0 ? "lost" : "closed");
   });
+  function sayBack() {
+    say("back");
+    setTimeout(function () { if (stateShown() === "back") say(""); }, 4000);
+  }
   document.addEventListener("htmx:wsOpen", function () {
     if (!lost) return;
     lost = false;
-    say("back");
-    setTimeout(function () { if (stateShown() === "back") say(""); }, 4000);
+    sayBack();
+  });
+  // A phone that goes offline says so at once: its socket may not be known lost for a
+  // long while (Chromium keeps it open), and the table on screen no longer follows the
+  // game. Back online, the table is fetched; if the socket was never lost, that table
+  // is the all-clear, else the socket's return is, as above.
+  var offline = false;
+  window.addEventListener("offline", function () {
+    offline = true;
+    say("lost");
+  });
+  window.addEventListener("online", function () {
+    var fetched = resync();
+    if (!offline) return;
+    function upToDate() {
+      if (!offline) return;
+      offline = false;
+      if (!lost && stateShown() !== "closed") sayBack();
+    }
+    if (fetched) fetched.then(upToDate, function () {});
+    else upToDate();
   });
   document.addEventListener("htmx:sendError", function () { say("unsent"); });
   document.addEventListener("htmx:responseError", function (event) {

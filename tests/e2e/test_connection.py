@@ -10,7 +10,7 @@ from playwright.sync_api import Page, Route, WebSocketRoute, expect
 
 from games.models import Seat
 from tests.e2e.conftest import score_first_option, screenshot, serve_site
-from tests.e2e.test_remote import DIE, alice_and_bob_at_the_table
+from tests.e2e.test_remote import DIE, alice_and_bob_at_the_table, dice_of, see_the_same_dice
 from tests.servers import Server
 
 
@@ -169,3 +169,27 @@ def test_a_page_shown_again_from_the_back_forward_cache_still_says_when_it_loses
     )
     own_site.stop()
     expect(connection(alice)).to_have_text("Connection lost. Reconnecting…")
+
+
+def test_a_phone_that_goes_offline_says_so_at_once_and_all_clear_once_back(
+    new_page, site: Server
+) -> None:
+    """A phone off the network kept showing the table as it was, without a word, until
+    it tried to act: the browser says it is offline long before its socket is known
+    lost (Chromium keeps the socket open)."""
+    alice, bob = alice_and_bob_at_the_table(new_page, site)
+    bob.set_viewport_size({"width": 375, "height": 740})
+
+    bob.context.set_offline(True)
+    expect(connection(bob)).to_have_text("Connection lost. Reconnecting…")
+    expect(connection(bob)).to_have_attribute("aria-live", "polite")
+    screenshot(bob, "connection-offline-phone")
+    alice.get_by_role("button", name="Roll").click()
+    expect(alice.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
+    rolled = dice_of(alice)
+
+    bob.context.set_offline(False)
+    expect(connection(bob)).to_have_text("Connected again. The table is up to date.")
+    see_the_same_dice(bob, rolled, "Bob back online")
+    expect(connection(bob)).to_be_empty(timeout=8000)  # the all-clear goes away
+    expect(connection(alice)).to_be_empty()
