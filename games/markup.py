@@ -379,18 +379,29 @@ def _presence(seats: tuple[tuple[str, str, bool, bool], ...], language: str) -> 
     """The presence list's lines: the players, connected or away, and the computer
     players. The players at the host's screen are listed only at a table with friends
     (at a table of one screen, all are there or none), also once the computer plays
-    for all of them. Seats are given as ``Table.presence``; ``language`` keys the cache."""
+    for all of them. The site's own computer players are one line when there are
+    several ("15 computer players"): always there, they each took a line between the
+    dice and the scorecard, which a phone scrolled past every turn; their names head
+    the scorecard's columns. A friend's seat the computer plays for keeps its line.
+    Seats are given as ``Table.presence``; ``language`` keys the cache."""
     lines = []
+    computers = []
     friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
-    for kind, name, connected, _handed in seats:
+    for kind, name, connected, handed in seats:
         if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
             state = gettext("connected") if connected else gettext("away")
             css = "online" if connected else "offline"
             lines.append(f'<li class="{css}">{escape(name)}: {state}</li>')
         elif kind == Seat.Kind.BOT:
             bot = gettext("computer player")
-            lines.append(f'<li class="bot">{escape(name)}: {bot}</li>')
-    return "".join(lines)
+            line = f'<li class="bot">{escape(name)}: {bot}</li>'
+            (lines if handed else computers).append(line)
+    if len(computers) > 1:
+        counted = ngettext(
+            "%(counter)s computer player", "%(counter)s computer players", len(computers)
+        ) % {"counter": len(computers)}
+        computers = [f'<li class="bot">{counted}</li>']
+    return "".join(lines + computers)
 
 
 def watching(spectators: int) -> str:

@@ -179,3 +179,25 @@ def test_a_long_name_without_spaces_keeps_to_a_phones_width(new_page, site: Serv
     expect(page.locator(".score-option").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(page, "layout-long-name-table")
+
+
+def test_many_computer_players_leave_the_scorecard_close_under_the_dice_on_a_phone(
+    new_page, site: Server
+) -> None:
+    """You and fifteen computer players: the presence list put fifteen lines between
+    the dice and the score buttons, scrolled past every turn."""
+    page: Page = new_page(375, 740)
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("Rules").select_option("maxi_yatzy")
+    page.get_by_label("Computer players").fill("15")
+    page.get_by_role("button", name="Create game").click()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator(".score-option").first).to_be_visible()
+
+    presence = page.get_by_role("list", name="At the table")
+    expect(presence.get_by_role("listitem")).to_have_text(["15 computer players"])
+    dice = page.locator(".dice-area").bounding_box()
+    scorecard = page.locator(".scorecard").bounding_box()
+    assert scorecard["y"] - (dice["y"] + dice["height"]) < 100  # a line, not fifteen
+    screenshot(page, "presence-many-computers-phone")

@@ -302,6 +302,25 @@ def test_the_presence_list_names_who_is_connected_away_or_a_computer(
     assert in_finnish[2] == '<li class="online">Carol: paikalla</li>' and len(in_finnish) == 4
 
 
+def test_the_sites_computer_players_are_one_line_of_the_presence_list(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Fifteen computer players were fifteen lines between the dice and the scorecard."""
+    game = create_game(alice, invites="1", bots="3")
+    bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+
+    listed = presence_list(alice, game)
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+
+    assert listed == [
+        '<li class="offline">Alice: away</li>',
+        '<li class="offline">Bob: away</li>',
+        '<li class="bot">3 computer players</li>',
+    ]
+    assert presence_list(alice, game)[2] == '<li class="bot">3 tietokonepelaajaa</li>'
+
+
 def test_a_table_of_one_screen_lists_no_one_there(alice: Client) -> None:
     game = create_game(alice, players="Bob")
 
@@ -527,3 +546,20 @@ def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Cl
 
     assert joker_line(page) is None and "option-bonus" not in page
     assert 'aria-label="Score 50 in Yahtzee"' in page
+
+
+def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> None:
+    from games import markup
+
+    seats = (
+        ("local", "Alice", True, False),
+        ("bot", "Bob", False, True),  # handed to the computer while Bob was away
+        ("bot", "Computer 1 (Good)", False, False),
+        ("bot", "Computer 2 (Good)", False, False),
+    )
+
+    assert markup._presence(seats, "en") == (
+        '<li class="online">Alice: connected</li>'
+        '<li class="bot">Bob: computer player</li>'
+        '<li class="bot">2 computer players</li>'
+    )
