@@ -696,6 +696,9 @@ def _play(
         # check and the table the mover gets back.
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
+            if not any(viewer.tokens & {s.token, s.handed_from} for s in game.seats.all()):
+                # a spectator, who never has a turn to wait for
+                raise NotYourSeat(_("You are watching this table: only its players can play."))
             if seat.handed_from:  # a player's seat, the computer's while they are away
                 message = gettext("A computer player plays %(name)s's turn.")
             else:

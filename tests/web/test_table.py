@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, ScoreEntry
 from tests.conftest import NEW_GAME, create_game, fresh, version
+from tests.web.test_room import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -158,7 +159,22 @@ def test_it_refuses_a_fourth_roll(alice: Client, game: Game) -> None:
     assert fresh(game).engine_state().roll_number == 3
 
 
-def test_a_stranger_cannot_act_for_a_seat(alice: Client, bob: Client, game: Game) -> None:
+def test_a_spectator_cannot_act_for_a_seat_and_is_told_they_watch(
+    alice: Client, spectator: Client, game: Game
+) -> None:
+    """A spectator was told "It is Alice's turn, not yours.": they never have a turn."""
+    response = roll(spectator, game)
+
+    assert response.status_code == 403
+    assert "You are watching this table: only its players can play." in response.content.decode()
+    assert fresh(game).engine_state().roll_number == 0
+
+
+def test_a_player_cannot_act_out_of_turn(alice: Client, bob: Client, dice: object) -> None:
+    game = create_game(alice, invites="1")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+
     response = roll(bob, game)
 
     assert response.status_code == 403
