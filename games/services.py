@@ -606,8 +606,20 @@ def _away_seat_to_move(
     seat = next(s for s in seats if s.player_index == state.current_player)
     may_skip = presence.skippers(game, seats, state.current_player)
     if may_skip.host is None:
+        named = {"name": seat.shown_name}
+        if seat.token in viewer.tokens:  # their own turn (at a shared screen, say)
+            message = gettext("It is %(name)s's turn at this screen: play it here.")
+            raise ActionError(message % named, code="not_away", status=409)
+        # a friend may once the host's screen is away too: if it would still be there
+        # when the player to move has gone, the friend may not at all
+        hosts = host_seats(game, seats)
+        if not is_host and (
+            not hosts or any(not presence.is_away(s) for s in hosts if s.pk != seat.pk)
+        ):
+            message = gettext("Only the host can do that, and only once %(name)s has gone away.")
+            raise NotYourSeat(message % named)
         raise ActionError(
-            gettext("%(name)s is at the table: wait for their move.") % {"name": seat.shown_name},
+            gettext("%(name)s is at the table: wait for their move.") % named,
             code="not_away",
             status=409,
         )

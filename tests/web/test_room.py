@@ -453,6 +453,53 @@ def test_while_the_host_is_there_only_she_may_skip(
     assert (after.version, after.state) == (before.version, before.state)
 
 
+@pytest.mark.parametrize("action", ["skip", "handover"])
+def test_a_refused_skip_of_a_player_at_the_table_says_the_real_reason(
+    alice: Client, bob: Client, dice: object, action: str
+) -> None:
+    """Carol, not the host, was told "Bob is at the table: wait for their move." as if
+    she could then skip him: only the host can while the host is there."""
+    carol = Client()
+    game = create_game(alice, invites="2")
+    join(bob, game, "Bob")
+    join(carol, game, "Carol")
+    bobs_turn(alice, bob, game)  # Bob's turn, and he is there
+    Seat.objects.filter(name="Alice").update(connections=1)  # so is Alice, the host
+    before = fresh(game)
+
+    def refused(client: Client) -> tuple[int, str]:
+        answer = client.post(f"/g/{game.code}/{action}/", {"version": version(game)}, **HTMX)
+        notice = re.search(r'<p id="notice"[^>]*>(.*?)</p>', answer.content.decode())
+        return answer.status_code, notice.group(1).replace("&#x27;", "'")
+
+    assert refused(carol) == (403, "Only the host can do that, and only once Bob has gone away.")
+    assert refused(alice) == (409, "Bob is at the table: wait for their move.")
+    assert refused(bob) == (409, "It is Bob's turn at this screen: play it here.")
+    # with the host gone too, a friend may skip Bob once he has gone: he is the reason
+    Seat.objects.filter(name="Alice").update(
+        connections=0, away_since=timezone.now() - timedelta(minutes=1)
+    )
+    assert refused(carol) == (409, "Bob is at the table: wait for their move.")
+    after = fresh(game)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_a_friend_refused_a_skip_of_the_host_is_told_to_wait_for_her_move(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Once the host, to move, has gone away, her friends may skip her: that is what
+    they wait for."""
+    game = create_game(alice, invites="1")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    Seat.objects.filter(name="Alice").update(connections=1)
+
+    refused = bob.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
+
+    assert refused.status_code == 409
+    assert "Alice is at the table: wait for their move." in refused.content.decode()
+
+
 @pytest.mark.parametrize(
     ("method", "path", "data"),
     [
