@@ -305,7 +305,8 @@ def options_words(options: TableOptions, teams: bool) -> str:
         (options.declared_target, gettext("Declared target")),
         (options.auto_first_roll, gettext("Automatic first roll")),
         (options.upper_bonus == 25, gettext("Upper bonus of 25")),
-        (not options.yahtzee_bonus, gettext("No Yahtzee bonus")),
+        # an upper-section-only game has no Yahtzee box, so no Yahtzee bonus to go without
+        (not options.yahtzee_bonus and not options.upper_only, gettext("No Yahtzee bonus")),
         (teams, gettext("Teams")),
     ]
     return ", ".join(text for on, text in chosen if on)

@@ -404,6 +404,24 @@ def test_the_table_says_its_house_rules(alice: Client, spectator: Client, dice: 
     assert heading.search(page).group(1) == "Scandinavian Yatzy"
 
 
+def test_an_upper_section_only_yahtzee_table_does_not_say_it_has_no_yahtzee_bonus(
+    alice: Client,
+) -> None:
+    """Upper section only, there is no Yahtzee box and no extra Yahtzee: the bonus switched
+    off is no house rule of that game."""
+    fields = {key: value for key, value in NEW_GAME.items() if key != "yahtzee_bonus"}
+    response = alice.post("/games/new/", {**fields, "ruleset": "yahtzee", "upper_only": "on"})
+    upper_only = Game.objects.get(code=response["Location"].split("/")[2])
+    response = alice.post("/games/new/", {**fields, "ruleset": "yahtzee"})
+    whole = Game.objects.get(code=response["Location"].split("/")[2])
+
+    heading = re.compile(r'<small class="house-rules">(.*?)</small>')
+    page = alice.get(f"/g/{upper_only.code}/").content.decode()
+    assert heading.search(page).group(1) == "Upper section only"
+    page = alice.get(f"/g/{whole.code}/").content.decode()
+    assert heading.search(page).group(1) == "No Yahtzee bonus"
+
+
 def test_the_table_says_the_last_move_and_announces_it(alice: Client, dice: object) -> None:
     """What happened last is said under the turn banner, and put in a live region that
     stays on the page (the table is swapped whole at every move); when the move passed
