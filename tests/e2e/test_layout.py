@@ -12,7 +12,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game
 from tests.conftest import create_game
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.test_remote import alice_and_bob_at_the_table
 from tests.servers import Server
 from tests.web.test_history import play_to_the_end
 
@@ -201,3 +202,26 @@ def test_many_computer_players_leave_the_scorecard_close_under_the_dice_on_a_pho
     scorecard = page.locator(".scorecard").bounding_box()
     assert scorecard["y"] - (dice["y"] + dice["height"]) < 100  # a line, not fifteen
     screenshot(page, "presence-many-computers-phone")
+
+
+@pytest.mark.parametrize(("width", "language"), [(375, "fi"), (1280, "en")])
+def test_the_hosts_skip_buttons_keep_their_distance_from_the_scorecard(
+    new_page, impatient_site: Server, width: int, language: str
+) -> None:
+    """The host's skip and hand-over buttons touched the scorecard's heading below them."""
+    alice, bob = alice_and_bob_at_the_table(new_page, impatient_site)
+    alice.set_viewport_size({"width": width, "height": 900})
+    alice.get_by_role("button", name="Roll").click()
+    score_first_option(alice)
+    expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
+    alice.set_extra_http_headers({"Accept-Language": language})
+    bob.close()
+    expect(alice.locator("#table > .skip")).to_have_count(2, timeout=15_000)
+    alice.reload()  # in the language asked for
+    expect(alice.locator("#table > .skip")).to_have_count(2)
+
+    screenshot(alice, f"skip-buttons-{width}-{language}")
+    skip, hand_over = (form.bounding_box() for form in alice.locator("#table > .skip").all())
+    caption = alice.locator(".scorecard caption").bounding_box()
+    assert hand_over["y"] - (skip["y"] + skip["height"]) >= 6
+    assert caption["y"] - (hand_over["y"] + hand_over["height"]) >= 12
