@@ -43,8 +43,9 @@ def test_a_step_chosen_in_the_list_is_shown_in_view_on_a_phone(
     page: Page = new_page(375, 740)
     number, text = choose_a_late_step(page, site, reviewed_game)
 
+    # (the stepper was far above: its top was below 200 before it came into view too)
     page.wait_for_function(
-        "() => document.getElementById('stepper').getBoundingClientRect().top < 200"
+        "() => Math.abs(document.getElementById('stepper').getBoundingClientRect().top) < 200"
     )
     assert in_view(page, "#stepper")
     chosen = page.locator(f'.turns a[href="?step={number}"]')
