@@ -41,7 +41,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
     page = ""  # the table page's id (none for the lobby page, or if not one the site made)
     lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
-    offered: tuple[str, ...] = ()  # the seats this page is offered to take back
+    offered: tuple[tuple[int, str], ...] = ()  # the seats this page is offered to take back
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """As Channels' consumer: messages from the browser and from the channel layer,

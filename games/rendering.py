@@ -210,14 +210,15 @@ def table_page(
     }
 
 
-def handed_over(game: Game, viewer: Viewer) -> tuple[str, ...]:
-    """The names of the seats ``viewer`` is offered to take back from the computer."""
-    return tuple(seat.name for seat in services.handed_over(game, viewer))
+def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
+    """The positions and names of the seats ``viewer`` is offered to take back from the
+    computer (each button names its seat: a browser may have had several)."""
+    return tuple((seat.position, seat.name) for seat in services.handed_over(game, viewer))
 
 
-def handed_over_offer(code: str, names: tuple[str, ...]) -> str:
+def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
     """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
-    context = {"handed_over": names, "urls": table_urls(code), "oob": True}
+    context = {"handed_over": seats, "urls": table_urls(code), "oob": True}
     return render_to_string("games/table.html#handed-over", context)
 
 

@@ -375,10 +375,12 @@ def hand_to_bot(code: str, viewer: Viewer, version: int, level: str = "") -> Gam
     return game
 
 
-def take_back(code: str, viewer: Viewer) -> Game:
+def take_back(code: str, viewer: Viewer, position: int | None) -> Game:
     """A player whose seat was handed to a computer player while they were away takes
-    it back. No version: the computer moves on while the page offering it is open. The
-    seat keeps the computer's level, for the next time it is handed over."""
+    it back: the seat at ``position``, one of those handed over from ``viewer``'s (a
+    browser may have had several: the host's screen). No version: the computer moves
+    on while the page offering it is open. The seat keeps the computer's level, for
+    the next time it is handed over."""
     with transaction.atomic():
         game = _locked(code)
         seats = _handed_from(game, viewer)
@@ -386,7 +388,16 @@ def take_back(code: str, viewer: Viewer) -> Game:
             raise NotYourSeat(_("No seat at this table was handed over from this browser."))
         if game.status != Game.Status.PLAYING:
             raise ActionError(_("The game is over."), code="not_playing", status=409)
-        seat = seats[0]
+        seat = next((s for s in seats if s.position == position), None)
+        if seat is None:  # a page from before that seat was taken back, or a forged form
+            raise ActionError(
+                _(
+                    "That seat is not one handed over from this browser (any more): "
+                    "reload the table and try again."
+                ),
+                code="not_handed_over",
+                status=409,
+            )
         # the kind of seat it was: one at the host's screen is one again if taken back
         # there (the host's own is the host's again: ``host_seats``), else a friend's
         back_at_hosts_screen = (

@@ -229,7 +229,7 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     assert refused.status_code == 403
     assert "No seat at this table was handed over from this browser." in refused.content.decode()
 
-    taken = bob.post(f"/g/{game.code}/takeback/")
+    taken = bob.post(f"/g/{game.code}/takeback/", take_back_fields(page))
 
     assert taken.status_code == 302
     seat = Seat.objects.get(name="Bob")
@@ -261,7 +261,7 @@ def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
     game = bobs_turn(alice, bob, create_game(alice, invites="1"))
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
     alice.post(f"/g/{game.code}/handover/", {"version": version(game), "level": "perfect"})
-    bob.post(f"/g/{game.code}/takeback/")
+    bob.post(f"/g/{game.code}/takeback/", {"seat": Seat.objects.get(name="Bob").position})
     assert Seat.objects.get(name="Bob").kind == Seat.Kind.REMOTE
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
     page = alice.get(f"/g/{game.code}/").content.decode()
@@ -277,6 +277,57 @@ def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
     assert [event.data["level"] for event in handovers] == ["perfect", "perfect"]
     services.bot_move(game.code, fresh(game).version)
     assert levels == ["perfect"]
+
+
+def take_back_fields(page: str, name: str = "Bob") -> dict[str, str]:
+    """The fields of the page's button that takes ``name``'s seat back."""
+    form = re.search(
+        rf"<form class=\"handed-over\"(?:(?!</form>).)*Take {name}'s seat back.*?</form>",
+        page,
+        re.S,
+    ).group(0)
+    return dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+
+
+def test_each_take_back_button_takes_back_its_own_seat(
+    alice: Client, bob: Client, dice: object, bot_choices: None
+) -> None:
+    """Alice and Carol play at the host's screen; both are gone, and Bob, who may then act
+    for the table, gives each of their turns to the computer: Alice's browser is offered
+    both seats, and each button takes back the seat it names, not the first one."""
+    game = create_game(alice, invites="1", players="Carol")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    hosts_screen = Seat.objects.filter(game=game, name__in=["Alice", "Carol"])
+    hosts_screen.update(connections=0, away_since=timezone.now() - timedelta(minutes=1))
+    assert bob.post(f"/g/{game.code}/handover/", {"version": version(game)}).status_code == 302
+    while services.bot_move(game.code, fresh(game).version):  # Alice's turn, by the computer
+        pass
+    hosts_screen.update(connections=0, away_since=timezone.now() - timedelta(minutes=1))
+    assert bob.post(f"/g/{game.code}/handover/", {"version": version(game)}).status_code == 302
+    assert set(
+        Seat.objects.filter(game=game, kind=Seat.Kind.BOT).values_list("name", flat=True)
+    ) == {
+        "Alice",
+        "Carol",
+    }
+    page = alice.get(f"/g/{game.code}/").content.decode()
+    carols = take_back_fields(page, "Carol")
+    assert take_back_fields(page, "Alice")["seat"] != carols["seat"]
+    forged = alice.post(f"/g/{game.code}/takeback/", {**carols, "seat": "2"}, **HTMX)  # Bob's
+    assert forged.status_code == 409
+    assert "That seat is not one handed over from this browser" in forged.content.decode()
+    assert Seat.objects.filter(game=game, kind=Seat.Kind.BOT).count() == 2
+
+    taken = alice.post(f"/g/{game.code}/takeback/", carols)
+
+    assert taken.status_code == 302
+    kinds = dict(Seat.objects.filter(game=game).values_list("name", "kind"))
+    assert kinds == {"Alice": Seat.Kind.BOT, "Carol": Seat.Kind.LOCAL, "Bob": Seat.Kind.REMOTE}
+    stale = alice.post(f"/g/{game.code}/takeback/", carols, **HTMX)  # from another tab
+    assert stale.status_code == 409
+    assert Seat.objects.get(game=game, name="Alice").kind == Seat.Kind.BOT
+    assert "Take Carol" not in alice.get(f"/g/{game.code}/").content.decode()
 
 
 def hosts_seat_handed_over(alice: Client, bob: Client) -> Game:
@@ -305,7 +356,7 @@ def test_a_hosts_seat_taken_back_is_at_the_hosts_screen_again(
 ) -> None:
     game = hosts_seat_handed_over(alice, bob)
 
-    alice.post(f"/g/{game.code}/takeback/")
+    alice.post(f"/g/{game.code}/takeback/", {"seat": Seat.objects.get(name="Alice").position})
 
     seat = Seat.objects.get(name="Alice")
     assert (seat.kind, seat.browser_id) == (Seat.Kind.LOCAL, fresh(game).host_browser)

@@ -72,6 +72,8 @@ async def test_a_page_whose_socket_comes_back_is_offered_its_seat_back(
     assert first.startswith('<div id="handed-over" hx-swap-oob="true">')
     assert "While you were away, the host let a computer player play for Bob." in first
     assert OFFER in first and 'hx-post="/g/' in first  # sent with htmx's CSRF header
+    bob_seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    assert f'name="seat" value="{bob_seat.position}"' in first  # the button names its seat
     assert 'id="table"' in first
     assert OFFER not in await hosts_page.receive_from(timeout=5)  # hers is hers
     await hosts_page.disconnect()
@@ -90,7 +92,9 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert seat.connections == 1  # counted at his seat while the computer plays it
 
-    taken = await sync_to_async(bob.post)(f"/g/{game.code}/takeback/")  # in his first tab
+    taken = await sync_to_async(bob.post)(  # in his first tab
+        f"/g/{game.code}/takeback/", {"seat": seat.position}
+    )
     assert taken.status_code == 302
 
     pushed = await received_until(other_page, 'id="table"')
