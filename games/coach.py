@@ -83,7 +83,13 @@ def describe(state: rules.GameState, choice: advice.Choice) -> str:
     if choice.category is not None:
         points = rules.points_for(state, choice.category)
         name = gettext(state.ruleset.category(choice.category).name)
-        return gettext("Score %(points)s in %(category)s") % {"points": points, "category": name}
+        joker = rules.joker(state)
+        bonus = joker.bonus if joker else 0  # an extra Yahtzee's, as the score buttons say
+        if bonus:
+            words = gettext("Score %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s")
+        else:
+            words = gettext("Score %(points)s in %(category)s")
+        return words % {"points": points, "category": name, "bonus": bonus}
     if not choice.hold:
         return gettext("Roll all the dice again")
     faces = ", ".join(str(state.dice[i]) for i in sorted(choice.hold, key=lambda i: state.dice[i]))

@@ -132,7 +132,11 @@ def table(
         )
     extra = {"urls": urls, "version": version, "turn": turn}
     if confirm:
-        parts.append(_partial("confirm", request, extra, category=confirm[0], name=confirm[1]))
+        # an extra Yahtzee the joker rule puts at 0 still earns the Yahtzee bonus
+        bonus = turn.joker[0].bonus if turn.joker else 0
+        parts.append(
+            _partial("confirm", request, extra, category=confirm[0], name=confirm[1], bonus=bonus)
+        )
     if not turn.finished:
         parts.append(_dice_area(view, hidden))
     if hint:

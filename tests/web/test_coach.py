@@ -11,6 +11,7 @@ from games import rules, services
 from games.models import Game
 from games.strategy.solver import Variant
 from tests.conftest import NEW_GAME, create_game, fresh, solved_tables, version
+from tests.web.test_table import extra_yahtzee
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -132,3 +133,16 @@ def test_the_coach_writes_its_decimals_as_the_language_does(
     hint = body.partition('<section class="hint"')[2].partition("</section>")[0]
     assert len(re.findall(r"\d,\d", hint)) == 7  # the best's points, 3 runners-up's and gaps
     assert not re.search(r"\d\.\d", hint)
+
+
+def test_the_coach_counts_the_yahtzee_bonus_of_an_extra_yahtzee(alice: Client) -> None:
+    """The score buttons said "30 +100", the coach "Score 30 in Sixes": the bonus left out."""
+    solved_tables(Variant("yahtzee"))
+    game = extra_yahtzee(alice, (("yahtzee", 50),), coach="on")
+
+    english = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    finnish = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    assert "<strong>Score 30 in Sixes and a Yahtzee bonus of 100</strong>" in english
+    assert "<strong>Kirjaa 30 kohtaan Kuutoset ja Yahtzee-bonus 100</strong>" in finnish

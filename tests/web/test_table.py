@@ -574,6 +574,28 @@ def test_the_table_says_how_the_joker_rule_places_an_extra_yahtzee(
     assert f'aria-label="{offered}"' in "".join(score_options(page))
 
 
+def test_a_zero_the_joker_rule_forces_says_the_yahtzee_bonus_still_comes(alice: Client) -> None:
+    """Sixes and the lower section used: five sixes score 0 in an upper box, and 100 besides,
+    which the question before the zero did not say."""
+    full = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight")
+    entries = (("yahtzee", 50), ("sixes", 24), *((key, 20) for key in full))
+    game = extra_yahtzee(alice, (*entries, ("large_straight", 40), ("chance", 20)))
+    asked = {"version": version(game), "category": "ones"}
+
+    english = alice.post(f"/g/{game.code}/score/", asked, **HTMX).content.decode()
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    finnish = alice.post(f"/g/{game.code}/score/", asked, **HTMX).content.decode()
+
+    assert (
+        "Score 0 in Ones? The category is then used up. The Yahtzee bonus of 100 still comes."
+        in english
+    )
+    assert "Yes, score 0 in Ones and a Yahtzee bonus of 100</button>" in english
+    assert "Yahtzee-bonus 100 tulee silti." in finnish
+    assert "Kyllä, kirjaa 0 kohtaan Ykköset ja Yahtzee-bonus 100</button>" in finnish
+    assert fresh(game).engine_state().totals(0).total == 50 + 24 + 80 + 40 + 20  # asked only
+
+
 def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Client) -> None:
     game = extra_yahtzee(alice, (("sixes", 24),), faces=5)
     page = alice.get(f"/g/{game.code}/").content.decode()
