@@ -141,6 +141,13 @@ class Seat(models.Model):
         super().save(**kwargs)
 
     @property
+    def player_token(self) -> str:
+        """The token of the seat's player: of a seat the computer plays for a player who
+        went away, the player's (``handed_from``; its own token is the computer's, held
+        by no browser). Whose seat it is, for presence, the next game and refusals."""
+        return self.handed_from or self.token
+
+    @property
     def shown_name(self) -> str:
         """The name the table shows, in the language the page is in."""
         if self.bot_number and self.kind == self.Kind.BOT and not self.handed_from:

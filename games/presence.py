@@ -42,11 +42,7 @@ def players_seats(game: Game, viewer: Viewer) -> list[Seat]:
     and those the computer plays for it while it is away (``Seat.handed_from``). A
     player whose seat was handed over is still a player of the table, theirs to take
     back and to play again at the end, not one of its spectators."""
-    return [
-        seat
-        for seat in game.seats.all()
-        if seat.token in viewer.tokens or (seat.handed_from and seat.handed_from in viewer.tokens)
-    ]
+    return [seat for seat in game.seats.all() if seat.player_token in viewer.tokens]
 
 
 def arrive(game: Game, viewer: Viewer) -> list[int]:

@@ -332,7 +332,7 @@ def warm(game: Game) -> None:
     tokens: dict[str, set[str]] = {}  # browser: the seats it holds, as its session does
     for seat in game.seats.all():
         if seat.connections > 0:  # (of a seat handed over, its player's sockets)
-            tokens.setdefault(seat.browser_id, set()).add(seat.handed_from or seat.token)
+            tokens.setdefault(seat.browser_id, set()).add(seat.player_token)
     viewers = [Viewer(browser, frozenset(held)) for browser, held in tokens.items()]
     if spectators(game) > 0:
         viewers.append(Viewer(""))

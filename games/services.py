@@ -536,7 +536,7 @@ def player_tokens(game: Game) -> frozenset[str]:
     """The tokens of the game's players: of a seat the computer played for a player
     who went away, the player's (``handed_from``). At the end, these may ask for the
     next game: the computer finished this one for them, the next is theirs."""
-    return frozenset(seat.handed_from or seat.token for seat in game.seats.all())
+    return frozenset(seat.player_token for seat in game.seats.all())
 
 
 def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
@@ -719,7 +719,7 @@ def _play(
         # check and the table the mover gets back.
         seat = _seat_of(game, state.current_player)
         if seat.token not in viewer.tokens:
-            if not any(viewer.tokens & {s.token, s.handed_from} for s in game.seats.all()):
+            if not player_tokens(game) & viewer.tokens:
                 # a spectator, who never has a turn to wait for
                 raise NotYourSeat(_("You are watching this table: only its players can play."))
             if seat.handed_from:  # a player's seat, the computer's while they are away

@@ -119,6 +119,25 @@ def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def play_to_the_end(players: Client | dict[int, Client], game: Game) -> Game:
+    """Play ``game`` to its end: the computer players by their own choice, every other
+    player rolling once and scoring in their scorecard's first open category.
+    ``players``: one browser for every player, or each player's by player index."""
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    while fresh(game).status == Game.Status.PLAYING:
+        if services.bot_move(game.code, fresh(game).version):
+            continue
+        state = fresh(game).engine_state()
+        client = players if isinstance(players, Client) else players[state.current_player]
+        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **htmx)
+        state = fresh(game).engine_state()
+        category = state.open_categories(state.current_index)[0]
+        data = {"version": version(game), "category": category, "confirm": "1"}
+        scored = client.post(f"/g/{game.code}/score/", data, **htmx)
+        assert scored.status_code < 400, scored.content.decode()[:500]  # or it never ends
+    return fresh(game)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API keeps an event loop running in the
     main thread until the session ends, and sync Django code must not meet it."""

@@ -11,11 +11,10 @@ from django.test import Client
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game
-from tests.conftest import create_game
+from tests.conftest import create_game, play_to_the_end
 from tests.e2e.conftest import score_first_option, screenshot
 from tests.e2e.test_remote import alice_and_bob_at_the_table
 from tests.servers import Server
-from tests.web.test_history import play_to_the_end
 
 # True when ``element`` is what a tap at its centre reaches, the window scrolled
 # (upright only) to bring it into view: nothing is over it.

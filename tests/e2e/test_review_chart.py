@@ -13,10 +13,9 @@ from playwright.sync_api import Page, expect
 
 from games.models import Game
 from games.strategy.solver import Variant
-from tests.conftest import create_game, solved_tables
+from tests.conftest import create_game, play_to_the_end, solved_tables
 from tests.e2e.conftest import SHOTS
 from tests.servers import Server
-from tests.web.test_history import play_to_the_end
 
 # Each word of the chart the eye can see, with its size as drawn: its font's size
 # times the scale the drawing is shown at (the whole drawing was scaled down to a

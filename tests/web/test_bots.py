@@ -19,7 +19,7 @@ from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec, Viewer
 from games.strategy import tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, play_to_the_end, version
 from tests.web.test_room import bobs_turn, join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -178,16 +178,7 @@ def test_the_host_hands_an_away_player_to_the_computer(
     assert "Alice: away" in table  # still a table with a friend: its players are listed
     late = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert late.status_code == 403  # Bob's old browser no longer holds the seat
-    while not fresh(game).engine_state().is_finished:
-        if not services.bot_move(game.code, fresh(game).version):
-            state = fresh(game).engine_state()
-            alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
-            open_key = fresh(game).engine_state().open_categories(state.current_index)[0]
-            alice.post(
-                f"/g/{game.code}/score/",
-                {"version": version(game), "category": open_key, "confirm": "1"},
-            )
-    assert fresh(game).status == Game.Status.FINISHED
+    assert play_to_the_end(alice, game).status == Game.Status.FINISHED
 
     # At the end the seat is not offered back (the game is over), the next game gives
     # it; Bob, whose game the computer finished, may ask for it as a player
@@ -368,15 +359,7 @@ def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_g
     alice: Client, bob: Client, dice: object
 ) -> None:
     game = hosts_seat_handed_over(alice, bob)
-    while fresh(game).status == Game.Status.PLAYING:
-        if not services.bot_move(game.code, fresh(game).version):
-            bob.post(f"/g/{game.code}/roll/", {"version": version(game)})
-            state = fresh(game).engine_state()
-            open_key = state.open_categories(state.current_index)[0]
-            bob.post(
-                f"/g/{game.code}/score/",
-                {"version": version(game), "category": open_key, "confirm": "1"},
-            )
+    play_to_the_end(bob, game)
 
     bob.post(f"/g/{game.code}/again/")
 

@@ -11,23 +11,9 @@ from django.test import Client
 
 from games import services
 from games.models import Game, Seat
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, play_to_the_end, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def play_to_the_end(client: Client, game: Game) -> Game:
-    """Roll once and score the first open category until the game is over."""
-    while fresh(game).status != Game.Status.FINISHED:
-        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-        state = fresh(game).engine_state()
-        category = state.open_categories()[0]
-        client.post(
-            f"/g/{game.code}/score/",
-            {"version": version(game), "category": category, "confirm": "1"},
-            **HTMX,
-        )
-    return fresh(game)
 
 
 @pytest.fixture
@@ -132,8 +118,8 @@ def test_the_history_finds_a_computer_player_by_the_name_its_reader_sees(
     searched the name stored in the creator's: a Finnish reader who saw 'Tietokone 1
     (Hyvä)' in an English host's game found nothing under 'Tietokone'."""
     bob.post("/i18n/setlang/", {"language": "fi", "next": "/"})
-    english = play_against_the_computer(alice, create_game(alice, bots="1", bot_level="good"))
-    finnish = play_against_the_computer(bob, create_game(bob, bots="2", bot_level="beginner"))
+    english = play_to_the_end(alice, create_game(alice, bots="1", bot_level="good"))
+    finnish = play_to_the_end(bob, create_game(bob, bots="2", bot_level="beginner"))
 
     def found(client: Client, player: str) -> set[str]:
         page = client.get("/history/", {"tab": "public", "player": player}).content.decode()
@@ -181,13 +167,7 @@ def test_the_history_finds_a_friend_by_the_name_they_joined_with(
     game = create_game(alice, invites="1", upper_only="on")
     bob.post(f"/g/{game.code}/join/", {"name": "Örjan"})
     alice.post(f"/g/{game.code}/start/", {"version": version(game)})
-    players = {0: alice, 1: bob}
-    while fresh(game).status != Game.Status.FINISHED:
-        client = players[fresh(game).engine_state().current_player]
-        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-        category = fresh(game).engine_state().open_categories()[0]
-        data = {"version": version(game), "category": category, "confirm": "1"}
-        client.post(f"/g/{game.code}/score/", data, **HTMX)
+    play_to_the_end({0: alice, 1: bob}, game)
 
     assert found_in_history(alice, "örjan", game) == {game.code}
     assert found_in_history(bob, "ÖRJAN", game) == {game.code}
@@ -209,21 +189,6 @@ def found_in_history(client: Client, player: str, *games: Game) -> set[str]:
     """The codes of ``games`` that ``client``'s history lists when filtered by ``player``."""
     page = client.get("/history/", {"player": player}).content.decode()
     return {game.code for game in games if f"/g/{game.code}/review/" in page}
-
-
-def play_against_the_computer(client: Client, game: Game) -> Game:
-    """``client``'s turns as ``play_to_the_end`` plays them, the computer's by its own
-    choice, until the game is over."""
-    while fresh(game).status != Game.Status.FINISHED:
-        if not services.bot_move(game.code, fresh(game).version):  # the client's turn
-            client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-            category = fresh(game).engine_state().open_categories()[0]
-            client.post(
-                f"/g/{game.code}/score/",
-                {"version": version(game), "category": category, "confirm": "1"},
-                **HTMX,
-            )
-    return fresh(game)
 
 
 def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: Game) -> None:
@@ -333,13 +298,7 @@ def test_the_next_game_keeps_a_seat_for_the_device_its_player_went_on_with(
     alice.post(f"/g/{game.code}/start/", {"version": version(game)})
     phone = Client()
     phone.get(f"/g/{game.code}/seat/{game.seats.get(name='Bob').token}/")
-    players = {0: alice, 1: phone}
-    while fresh(game).status != Game.Status.FINISHED:
-        client = players[fresh(game).engine_state().current_player]
-        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-        category = fresh(game).engine_state().open_categories()[0]
-        data = {"version": version(game), "category": category, "confirm": "1"}
-        client.post(f"/g/{game.code}/score/", data, **HTMX)
+    play_to_the_end({0: alice, 1: phone}, game)
 
     following = phone.post(f"/g/{game.code}/again/")["Location"]
     phone.get(following)  # follows the old table there

@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import broadcast, services
+from games import broadcast
 from games.models import Game, Seat
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, play_to_the_end, version
 from tests.web.test_room import bobs_turn
 from tests.ws.test_arrivals import counted_in_database
 from tests.ws.test_consumer import ORIGIN, settled
@@ -112,20 +112,6 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     await hosts_page.disconnect()
 
 
-def finished_by_the_computer(alice: Client, game: Game) -> None:
-    """The game played to its end: the computer for Bob, Alice scoring her first roll
-    in her first open category."""
-    while fresh(game).status == Game.Status.PLAYING:
-        if not services.bot_move(game.code, fresh(game).version):
-            alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
-            state = fresh(game).engine_state()
-            open_key = state.open_categories(state.current_index)[0]
-            alice.post(
-                f"/g/{game.code}/score/",
-                {"version": version(game), "category": open_key, "confirm": "1"},
-            )
-
-
 async def test_a_player_whose_seat_the_computer_plays_is_not_counted_as_watching(
     alice: Client, bob: Client, dice: object
 ) -> None:
@@ -140,7 +126,7 @@ async def test_a_player_whose_seat_the_computer_plays_is_not_counted_as_watching
     seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert seat.connections == 1  # his page is counted at his seat, the computer's meanwhile
 
-    await sync_to_async(finished_by_the_computer)(alice, game)
+    await sync_to_async(play_to_the_end)(alice, game)
 
     at_the_end = await received_until(bobs_page, "Play again")
     assert "watching" not in at_the_end
