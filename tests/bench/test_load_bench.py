@@ -92,6 +92,69 @@ def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -
     assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
 
 
+def _figures(p50: float, p99: float, ms_per_action: float) -> dict:
+    latencies = {"count": 10, "p50": p50, "p95": p99, "p99": p99, "max": p99}
+    return {
+        "lost_updates": 0,
+        "duplicated_updates": 0,
+        "update_to_others_ms": latencies,
+        "response_ms": latencies,
+        "server_cpu_ms_per_action": ms_per_action,
+    }
+
+
+def test_each_latency_target_is_also_judged_on_the_bare_stack_of_the_same_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A run on a machine too slow for a limit says so: the bare stack's figure of the
+    same run is judged against the same limit, and the CPU a core has per action at
+    each rate is set against what the bare stack used of it."""
+    from bench import load
+
+    report = {
+        "loads": [
+            {
+                "rate": 100,
+                "project": _figures(4.0, 9.0, 2.9),
+                "bare": _figures(2.0, 3.0, 1.3),
+                "ratio": {"update_to_others_ms_p99": 3.0},
+            },
+            {
+                "rate": 250,
+                "project": _figures(20.0, 900.0, 8.4),
+                "bare": _figures(3.5, 103.4, 3.3),
+                "ratio": {"update_to_others_ms_p99": 8.7},
+            },
+        ],
+        "machine": {"cpus": 2, "steal_percent": 0.0, "python_speed_ms": 38.0},
+    }
+    report["targets"] = load.targets(report)
+    checks = {check["target"]: check for check in report["targets"]}
+
+    assert checks["100/s update to others p50 ms"] == {
+        "target": "100/s update to others p50 ms",
+        "value": 4.0,
+        "limit": 5,
+        "ok": True,
+        "bare_value": 2.0,
+        "bare_ok": True,
+    }
+    assert checks["250/s update to others p99 ms"]["ok"] is False
+    assert checks["250/s update to others p99 ms"]["bare_ok"] is False
+    assert "bare_ok" not in checks["100/s update p99 vs bare stack (x)"]  # a ratio already
+    assert "bare_ok" not in checks["250/s lost+duplicated updates"]
+
+    load.print_report(report)
+    out = capsys.readouterr().out
+    assert "MISS 250/s update to others p99 ms: 900.0 (limit 50; bare stack 103.4, MISS)" in out
+    assert "ok   100/s update to others p50 ms: 4.0 (limit 5; bare stack 2.0, ok)" in out
+    assert "the bare stack itself missed 1 of these limits (250/s update to others p99 ms)" in out
+    assert (
+        "at 250/s one process has 4.00 ms of a core an action; "
+        "the bare stack used 3.30 (82 %), the site 8.40"
+    ) in out
+
+
 def test_the_move_cost_benchmark_plays_real_moves_and_prints_its_figures() -> None:
     stdout = run_bench(
         "bench.movecost",
