@@ -230,8 +230,10 @@ SPECTATORS = Spectators()
 def _away_from(seat: Seat) -> datetime | None:
     """When the player of ``seat`` (a friend's, or one at the host's screen) is, or
     will be, away: long enough without a socket open that their turn may be skipped.
-    ``None`` while a socket is open, and for a computer player, never away."""
-    if seat.kind == Seat.Kind.BOT or seat.connections > 0:
+    ``None`` while a socket is open, and for a computer player of the table's own,
+    never away. One playing for a player who went away (``Seat.handed_from``) is away
+    while that player is: their browser's sockets are counted at it."""
+    if (seat.kind == Seat.Kind.BOT and not seat.handed_from) or seat.connections > 0:
         return None
     since = seat.away_since or seat.claimed_at
     return None if since is None else since + AWAY_BEFORE_SKIP
@@ -240,6 +242,18 @@ def _away_from(seat: Seat) -> datetime | None:
 def is_away(seat: Seat) -> bool:
     away_from = _away_from(seat)
     return away_from is not None and timezone.now() >= away_from
+
+
+def hosts_players(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The seats of ``seats`` whose players are at the host's browser: at its screen,
+    and those handed over from there to the computer, at which its sockets are still
+    counted. The host is away when all of them are, whoever plays them meanwhile."""
+    return [
+        s
+        for s in seats
+        if (s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser)
+        or (s.handed_from and s.handed_kind == Seat.Kind.LOCAL)
+    ]
 
 
 class Skippers(NamedTuple):
@@ -253,12 +267,14 @@ class Skippers(NamedTuple):
 
 
 def skippers(game: Game, seats: list[Seat], to_move: int | None) -> Skippers:
-    """Who may skip the player ``to_move`` of ``game``: nobody while they are there;
-    the host once they are away; and once every seat at the host's screen is away too,
-    any player, or a table whose host has gone could not go on."""
-    if to_move is None or not any(s.player_index == to_move and is_away(s) for s in seats):
+    """Who may skip the player ``to_move`` of ``game``: nobody while they are there, or
+    while the computer plays for them; the host once they are away; and once the host
+    is away too (``hosts_players``), any player, or a table whose host has gone could
+    not go on."""
+    moving = next((s for s in seats if to_move is not None and s.player_index == to_move), None)
+    if moving is None or moving.kind == Seat.Kind.BOT or not is_away(moving):
         return Skippers(None, frozenset())
-    hosts = [s for s in seats if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser]
+    hosts = hosts_players(game, seats)
     if not hosts or not all(is_away(s) for s in hosts):
         return Skippers(game.host_browser, frozenset())
     players = frozenset(s.token for s in seats if s.player_index is not None)

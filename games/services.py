@@ -623,7 +623,7 @@ def _away_seat_to_move(
             raise ActionError(message % named, code="not_away", status=409)
         # a friend may once the host's screen is away too: if it would still be there
         # when the player to move has gone, the friend may not at all
-        hosts = host_seats(game, seats)
+        hosts = presence.hosts_players(game, seats)
         if not is_host and (
             not hosts or any(not presence.is_away(s) for s in hosts if s.pk != seat.pk)
         ):

@@ -12,10 +12,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import broadcast
+from games import broadcast, services
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, play_to_the_end, version
-from tests.web.test_room import bobs_turn
+from tests.web.test_room import HTMX, bobs_turn, join
 from tests.ws.test_arrivals import counted_in_database
 from tests.ws.test_consumer import ORIGIN, settled
 from yatzy_site.asgi import application
@@ -139,3 +139,81 @@ async def test_a_player_whose_seat_the_computer_plays_is_not_counted_as_watching
     await asyncio.sleep(0.1)
     seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert seat.connections == 0
+
+
+def carols_turn_with_the_hosts_seat_handed_over(alice: Client, bob: Client) -> Game:
+    """Alice hosts Bob and Carol. At her turn she had gone, and Bob, who could then act
+    for the table, gave her seat to the computer, which played her turn; Bob played his.
+    Now it is Carol's turn, and she has gone too: the table is Bob's to keep going."""
+    carol = Client()
+    game = create_game(alice, invites="2")
+    join(bob, game, "Bob")
+    join(carol, game, "Carol")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    gone = timezone.now() - timedelta(minutes=1)
+    Seat.objects.filter(game=game, name__in=["Alice", "Carol"]).update(away_since=gone)
+    assert bob.post(f"/g/{game.code}/handover/", {"version": version(game)}).status_code == 302
+    while services.bot_move(game.code, fresh(game).version):  # Alice's turn, by the computer
+        pass
+    bob.post(f"/g/{game.code}/roll/", {"version": version(game)})
+    chance = {"version": version(game), "category": "chance", "confirm": "1"}
+    assert bob.post(f"/g/{game.code}/score/", chance).status_code == 302
+    assert fresh(game).engine_state().current_player == 2  # Carol's
+    assert Seat.objects.get(game=game, name="Alice").kind == Seat.Kind.BOT
+    return game
+
+
+def bob_may_skip_carol(bob: Client, game: Game) -> bool:
+    """Whether Bob is offered Carol's skip; if he is, he takes it (and it must be taken)."""
+    offered = "Skip Carol's turn" in bob.get(f"/g/{game.code}/").content.decode()
+    skipped = bob.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
+    assert (skipped.status_code == 204) == offered, skipped.content.decode()[:300]
+    return offered
+
+
+async def test_friends_act_for_an_away_host_whose_seat_the_computer_plays(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """The host's absence is her browser's, whatever kind her seats are: a table whose
+    away host's seat was handed to the computer went on waiting for her for ever."""
+    game = await sync_to_async(carols_turn_with_the_hosts_seat_handed_over)(alice, bob)
+
+    assert await sync_to_async(bob_may_skip_carol)(bob, game)
+
+    assert (await sync_to_async(fresh)(game)).engine_state().scorecards[2].entries == (("ones", 0),)
+
+
+async def test_friends_may_not_act_for_a_host_whose_page_is_back(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Her page's socket is counted at the seat the computer plays for her: she is at
+    the table, and only she may skip; once it has been closed long enough, Bob may."""
+    game = await sync_to_async(carols_turn_with_the_hosts_seat_handed_over)(alice, bob)
+    hosts_page = page_socket(game.code, alice)
+    await hosts_page.connect()
+    await settled(hosts_page)
+
+    assert not await sync_to_async(bob_may_skip_carol)(bob, game)
+    hosts_table = await sync_to_async(alice.get)(f"/g/{game.code}/")
+    assert "Skip Carol's turn" in hosts_table.content.decode()  # hers to skip
+
+    await hosts_page.disconnect()
+    await asyncio.sleep(0.1)
+    assert not await sync_to_async(bob_may_skip_carol)(bob, game)  # not gone long enough yet
+    hers = Seat.objects.filter(game=game, name="Alice")
+    await sync_to_async(hers.update)(away_since=timezone.now() - timedelta(minutes=1))
+    assert await sync_to_async(bob_may_skip_carol)(bob, game)
+
+
+async def test_friends_may_not_act_for_a_host_who_took_her_seat_back(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Taken back from a page without a socket (no JavaScript), her seat is at her
+    screen again, and she is at the table from then: only she may skip, for now."""
+    game = await sync_to_async(carols_turn_with_the_hosts_seat_handed_over)(alice, bob)
+    hers = await sync_to_async(Seat.objects.get)(game=game, name="Alice")
+
+    taken = await sync_to_async(alice.post)(f"/g/{game.code}/takeback/", {"seat": hers.position})
+
+    assert taken.status_code == 302
+    assert not await sync_to_async(bob_may_skip_carol)(bob, game)
