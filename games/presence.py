@@ -64,6 +64,24 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
     return []
 
 
+def seen(game: Game, viewer: Viewer) -> bool:
+    """``viewer``'s browser asked for the table of ``game``, running: its players are at
+    the table now, even with no socket open (a page without JavaScript has none, and
+    learns of the moves by loading the table again), and away once it has asked for
+    nothing for ``AWAY_BEFORE_SKIP``, as after a move. Returns whether one of them was
+    away until now: the table looks different to the others' browsers."""
+    if game.status != Game.Status.PLAYING or not viewer.tokens:
+        return False
+    quiet = [seat for seat in players_seats(game, viewer) if seat.connections == 0]
+    if not quiet:
+        return False
+    # not where a socket has come since the read: its arrival says it is there for good
+    Seat.objects.filter(id__in=[seat.id for seat in quiet], connections=0).update(
+        away_since=timezone.now()
+    )
+    return any(is_away(seat) for seat in quiet)
+
+
 def leave(seats: list[int]) -> None:
     with _booking():
         _count_down(seats, 1)

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import bots, broadcast, coach, rules, services
+from games import bots, broadcast, coach, presence, rules, services
 from games.errors import ActionError, NotYourSeat
 from games.models import Game
 from games.services import Viewer
@@ -35,7 +35,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", code)
     bots.nudge(game)
-    return table_response(request, game, viewer_at(request, game))
+    viewer = viewer_at(request, game)
+    presence.seen(game, viewer)
+    return table_response(request, game, viewer)
 
 
 @require_GET

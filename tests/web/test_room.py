@@ -412,6 +412,48 @@ def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_play(
     assert fresh(lobby).engine_state().roll_number == 1  # his turn goes on
 
 
+def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_look_at_the_table(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    """Without JavaScript, Bob learns his turn has come by loading the table: that is
+    his browser at the table, as a move is, not gone since his last move."""
+    bobs_turn(alice, bob, lobby)
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+
+    bob.get(f"/g/{lobby.code}/")
+    skip = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
+
+    assert skip.status_code == 409
+    assert "Bob is at the table: wait for their move." in skip.content.decode()
+    assert fresh(lobby).engine_state().current_player == 1  # his turn goes on
+
+
+def test_a_host_whose_page_has_no_socket_is_not_gone_while_she_looks_at_the_table(
+    alice: Client, bob: Client, dice: object
+) -> None:
+    """Alice's browser runs no JavaScript, and her last move was a while ago; she is
+    reloading the table to see how it goes: the skip of Bob, gone, is hers alone."""
+    carol = Client()
+    game = create_game(alice, invites="2")
+    join(bob, game, "Bob")
+    join(carol, game, "Carol")
+    bobs_turn(alice, bob, game)
+    Seat.objects.filter(name__in=["Alice", "Bob"]).update(
+        away_since=timezone.now() - timedelta(minutes=1)
+    )
+    before = fresh(game)
+
+    hosts_table = alice.get(f"/g/{game.code}/").content.decode()
+    by_carol = carol.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
+
+    assert "Skip Bob's turn" in hosts_table
+    assert by_carol.status_code == 403
+    assert "The host is at the table: only the host can do that." in by_carol.content.decode()
+    assert "Skip Bob" not in carol.get(f"/g/{game.code}/").content.decode()
+    after = fresh(game)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
 def test_with_the_host_gone_too_a_friend_may_skip_the_player_to_move(
     alice: Client, bob: Client, lobby: Game
 ) -> None:
