@@ -64,12 +64,23 @@ def presence_notice() -> dict:
     return {"type": "game.changed", "stamp": secrets.token_hex(8)}
 
 
-def presence_changed(codes: list[str]) -> None:
-    """Tell the browsers at these tables, in every server process, that who is at
-    them changed: for commands, outside the servers' event loops."""
-    layer = get_channel_layer()
+def presence_changed(codes: list[str], after: float = 0.0) -> None:
+    """Tell the browsers at these tables, in every server process, that who is at them
+    changed; or will have ``after`` seconds from now, when a player who has no socket
+    open becomes away: half a second later than that, so that the seat is away by
+    the clock of whoever renders it (only from a server, whose loop keeps the time: a
+    command has no loop to wait on)."""
     for code in codes:
-        async_to_sync(layer.group_send)(group_name(code), presence_notice())
+        if not after:
+            _notify(code, presence_notice())
+        elif (loop := _loop_here()) is not None:
+            loop.call_soon_threadsafe(loop.call_later, after + 0.5, _notify_later, loop, code)
+
+
+def _notify_later(loop: asyncio.AbstractEventLoop, code: str) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        _queue(loop, layer, code, presence_notice())
 
 
 def game_changed(
@@ -83,26 +94,38 @@ def game_changed(
         from games.rendering import warm  # rendering needs the services, which need us
 
         warm(game)
-    layer = get_channel_layer()
-    if layer is None:
-        return
     message = {"type": "game.changed", "version": version}
     if page := _answering.get():
         message["answered"] = page
     if seats_changed:
         message["seats"] = True
+    _notify(code, message)
+
+
+def _notify(code: str, message: dict) -> None:
+    """Send ``message`` to the table ``code``, after the notices queued before it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
     loop = inline.serving_loop()
     if loop is not None:  # this is the loop's own thread: queued before the move ends
         _queue(loop, layer, code, message)
         return
-    loop = _server_loop() or _running(_sockets_loop)
+    loop = _loop_here()
     if loop is not None:
         loop.call_soon_threadsafe(_queue, loop, layer, code, message)
         return
     try:
         async_to_sync(layer.group_send)(group_name(code), message)
     except ChannelFull:
-        _lost(code, version)
+        _lost(code, message)
+
+
+def _loop_here() -> asyncio.AbstractEventLoop | None:
+    """The event loop of this server process, if this is one: the loop of this thread
+    (set aside, ``inline``), the one this sync thread works for, or the one serving
+    the table sockets (for a computer player's timer thread)."""
+    return inline.serving_loop() or _server_loop() or _running(_sockets_loop)
 
 
 def new_page_id() -> str:
@@ -173,22 +196,27 @@ async def _send(
         # bounded: the game's next notices wait for this one
         await asyncio.wait_for(layer.group_send(group_name(code), message), SEND_TIMEOUT)
     except (ChannelFull, TimeoutError):
-        _lost(code, message["version"])
+        _lost(code, message)
     except Exception:  # the move is committed; a lost notice must not go unseen
-        log.exception("update %s of game %s not sent", message["version"], code)
+        log.exception("%s of game %s not sent", _what(message), code)
 
 
 def _send_now(send: Callable[[str, dict], None], code: str, message: dict) -> None:
     try:
         send(group_name(code), message)
     except Exception:  # the move is committed; a lost notice must not go unseen
-        log.exception("update %s of game %s not sent", message["version"], code)
+        log.exception("%s of game %s not sent", _what(message), code)
 
 
-def _lost(code: str, version: int) -> None:
+def _lost(code: str, message: dict) -> None:
     # The action is already committed; a browser that misses this update sees
     # the version gap on the next one and resynchronises.
-    log.warning("channel full or stalled: update %s of game %s not sent", version, code)
+    log.warning("channel full or stalled: %s of game %s not sent", _what(message), code)
+
+
+def _what(message: dict) -> str:
+    version = message.get("version")
+    return "a presence notice" if version is None else f"update {version}"
 
 
 async def delivered() -> None:

@@ -64,22 +64,29 @@ def arrive(game: Game, viewer: Viewer) -> list[int]:
     return []
 
 
-def seen(game: Game, viewer: Viewer) -> bool:
+class Seen(NamedTuple):
+    """What a browser's request for its table changed (``seen``)."""
+
+    counted: bool  # its players are at the table from now, their away time started again
+    back: bool  # and one of them was away until now
+
+
+def seen(game: Game, viewer: Viewer) -> Seen:
     """``viewer``'s browser asked for the table of ``game``, running: its players are at
     the table now, even with no socket open (a page without JavaScript has none, and
     learns of the moves by loading the table again), and away once it has asked for
-    nothing for ``AWAY_BEFORE_SKIP``, as after a move. Returns whether one of them was
-    away until now: the table looks different to the others' browsers."""
+    nothing for ``AWAY_BEFORE_SKIP``, as after a move. The others' tables change as a
+    player comes back, and as they are away again."""
     if game.status != Game.Status.PLAYING or not viewer.tokens:
-        return False
+        return Seen(False, False)
     quiet = [seat for seat in players_seats(game, viewer) if seat.connections == 0]
     if not quiet:
-        return False
+        return Seen(False, False)
     # not where a socket has come since the read: its arrival says it is there for good
     Seat.objects.filter(id__in=[seat.id for seat in quiet], connections=0).update(
         away_since=timezone.now()
     )
-    return any(is_away(seat) for seat in quiet)
+    return Seen(True, any(is_away(seat) for seat in quiet))
 
 
 def leave(seats: list[int]) -> None:

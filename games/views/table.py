@@ -36,7 +36,11 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("lobby", code)
     bots.nudge(game)
     viewer = viewer_at(request, game)
-    presence.seen(game, viewer)
+    seen = presence.seen(game, viewer)
+    if seen.back:  # the others' tables offered to skip this browser's players, or act for it
+        broadcast.presence_changed([code])
+    if seen.counted:  # and will again, unless it asks for the table again by then
+        broadcast.presence_changed([code], after=presence.AWAY_BEFORE_SKIP.total_seconds())
     return table_response(request, game, viewer)
 
 

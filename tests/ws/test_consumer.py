@@ -10,9 +10,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 
 from games import broadcast, consumers, presence
-from games.models import Game
+from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn
 from yatzy_site.asgi import application
@@ -270,6 +271,42 @@ async def test_the_host_is_offered_the_skip_once_the_player_to_move_has_been_awa
     await guest.disconnect()
 
     await offered_to_skip_bob_later(host)
+
+
+def bobs_turn_with_carol_and_both_gone(alice: Client, bob: Client, carol: Client) -> Game:
+    """Bob's turn at Alice's table with him and Carol; Bob and Alice, whose browser runs
+    no JavaScript, have asked for nothing for a minute."""
+    game = create_game(alice, invites="2")
+    for client, name in ((bob, "Bob"), (carol, "Carol")):
+        client.post(f"/g/{game.code}/join/", {"name": name})
+    bobs_turn(alice, bob, game)
+    gone = timezone.now() - timedelta(minutes=1)
+    Seat.objects.filter(game=game, name__in=["Alice", "Bob"]).update(away_since=gone)
+    return game
+
+
+async def test_a_host_without_a_socket_who_loads_the_table_is_at_it_till_she_is_gone_again(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Carol's table offers her Bob's skip while Alice is away too; Alice loads the table
+    (her browser has no socket to say she is back): Carol's offer goes, and comes back
+    once Alice has asked for nothing for the away time again."""
+    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
+    carol = Client()
+    game = await sync_to_async(bobs_turn_with_carol_and_both_gone)(alice, bob, carol)
+    carols = socket(game.code, carol)
+    await carols.connect()
+    _, first = await next_version(carols)
+    assert "Skip Bob" in first
+    await settled(carols)
+
+    await sync_to_async(alice.get)(f"/g/{game.code}/")
+
+    _, back = await next_version(carols)
+    assert "Skip Bob" not in back
+    _, gone_again = await next_version(carols)
+    assert "Skip Bob" in gone_again
+    await carols.disconnect()
 
 
 async def test_each_page_is_pushed_only_what_it_has_a_place_for(
