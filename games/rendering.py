@@ -28,6 +28,7 @@ from games.scorecard import column_names, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
+from games.strategy.solver import Variant
 
 RULESET_NAMES = {
     "yatzy": _("Scandinavian Yatzy"),
@@ -119,6 +120,17 @@ def perfect_as_good(game: Game, seats: list[Seat]) -> str:
             " worked out (about a minute).",
             perfect,
         )
+    if why == "not built":
+        # nothing is building them: say so, and what builds them, not "about a minute"
+        return ngettext(
+            "The Perfect computer player plays as Good: this server has not built this"
+            " table's strategy tables and does not build them by itself. Its administrator"
+            " can, with: manage.py solve --variant %(variant)s",
+            "The Perfect computer players play as Good: this server has not built this"
+            " table's strategy tables and does not build them by itself. Its administrator"
+            " can, with: manage.py solve --variant %(variant)s",
+            perfect,
+        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
     if why == "never solved":
         return ngettext(
             "The Perfect computer player plays as Good: the site has no perfect strategy"

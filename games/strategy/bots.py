@@ -70,8 +70,10 @@ def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
     solved" where there are no tables for them (a declared target, whole Maxi Yatzy
     games), "being solved" while theirs are not built yet (``make run`` builds the two
     default ones in the background; the others are built when a Perfect player first
-    asks for them, ``tables.build_later``); "" where it plays perfectly. Small tables
-    (forced order, upper section only) are solved on the spot when first asked for."""
+    asks for them, ``tables.build_later``), "not built" while they are not and this
+    server does not build them by itself (``YATZY_BUILD_TABLES=0``: ``manage.py solve``
+    does); "" where it plays perfectly. Small tables (forced order, upper section only)
+    are solved on the spot when first asked for."""
     try:
         variant = Variant.of(ruleset, options)
     except ValueError:
@@ -80,7 +82,7 @@ def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
         return "never solved"
     if variant.forced_order or variant.upper_only or tables.ready(variant):
         return ""
-    return "being solved"
+    return "being solved" if tables.builds_missing() else "not built"
 
 
 def _perfect(state: rules.GameState) -> Move | None:

@@ -86,6 +86,12 @@ def solved_here(variant: Variant) -> bool:
     return variant.ruleset not in _TOO_LARGE or variant.forced_order or variant.upper_only
 
 
+def builds_missing() -> bool:
+    """Whether this server builds missing tables by itself (``build_later``): not with
+    ``YATZY_BUILD_TABLES=0``, where only ``manage.py solve`` builds them."""
+    return os.environ.get("YATZY_BUILD_TABLES", "1") != "0"
+
+
 def build_later(variant: Variant) -> bool:
     """Start building ``variant``'s tables in a process of its own, unless it is not
     solved here, or this process started one lately; True if one was started.
@@ -97,7 +103,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if not solved_here(variant) or os.environ.get("YATZY_BUILD_TABLES", "1") == "0":
+    if not solved_here(variant) or not builds_missing():
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)

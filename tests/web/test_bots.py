@@ -398,8 +398,16 @@ NEVER_SOLVED = (
 )
 
 
+@pytest.fixture
+def tables_built_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that builds missing tables by itself (the tests' does not), whose builds
+    never start: nothing here waits for one."""
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "1")
+    monkeypatch.setattr(tables, "build_later", lambda variant: False)
+
+
 def test_the_table_says_that_perfect_computer_players_play_as_good_while_its_tables_are_built(
-    alice: Client, bob: Client, dice: object, no_tables_built: None
+    alice: Client, bob: Client, dice: object, no_tables_built: None, tables_built_here: None
 ) -> None:
     lobby = create_game(alice, invites="1", bots="2", bot_level="perfect")
     assert BEING_SOLVED in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
@@ -416,6 +424,31 @@ def test_the_table_says_that_perfect_computer_players_play_as_good_while_its_tab
     tables.path_of(Variant("yatzy")).touch()  # the build is done
     alice.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
     assert "plays as Good" not in alice.get(f"/g/{lobby.code}/").content.decode()
+
+
+def test_the_table_does_not_promise_a_build_where_the_server_builds_no_tables(
+    alice: Client, bob: Client, dice: object, no_tables_built: None, monkeypatch
+) -> None:
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
+    game = create_game(alice, invites="1", bots="1", bot_level="perfect", upper_bonus="25")
+
+    lobby = alice.get(f"/g/{game.code}/lobby/").content.decode()
+    assert "about a minute" not in lobby
+    assert (
+        "The Perfect computer player plays as Good: this server has not built this table&#x27;s"
+        " strategy tables and does not build them by itself. Its administrator can, with:"
+        " manage.py solve --variant yatzy-bonus25" in lobby
+    )
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    assert (
+        "manage.py solve --variant yatzy-bonus25" in alice.get(f"/g/{game.code}/").content.decode()
+    )
+    assert (
+        "Täydellinen tietokonepelaaja pelaa Hyvän tasolla: tämä palvelin ei ole laskenut tämän"
+        " pöydän strategiataulukoita eikä laske niitä itse."
+        in bob.get(f"/g/{game.code}/", **FINNISH).content.decode()
+    )
 
 
 @pytest.mark.parametrize(
