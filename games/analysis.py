@@ -129,7 +129,9 @@ def _analyse(game: Game, steps: list[Step]) -> Analysis:
         return Analysis(unavailable="declared")
     solver = tables.load_or_build_small(variant)
     if solver is None:
-        return Analysis(unavailable="maxi" if game.ruleset == "maxi_yatzy" else "building")
+        if game.ruleset == "maxi_yatzy":
+            return Analysis(unavailable="maxi")
+        return Analysis(unavailable="building" if tables.builds_missing() else "not built")
     first = steps[0].before if steps else game.engine_state()
     cards = [
         Card(index=i, final=0, expected_start=advice.between_turns(first, i, solver))

@@ -50,6 +50,17 @@ def hint(state: rules.GameState) -> Hint:
     if reason := cannot_advise(state.ruleset_key, state.options):
         return Hint(unavailable=reason)
     result = advice.advise(state)
+    if result is None and not tables.builds_missing():
+        # nothing is building them: "ask again in a minute" would never come true
+        variant = Variant.of(state.ruleset_key, state.options).name
+        return Hint(
+            unavailable=gettext(
+                "The coach cannot advise: this server has not built this table's strategy"
+                " tables and does not build them by itself. Its administrator can, with:"
+                " manage.py solve --variant %(variant)s"
+            )
+            % {"variant": variant}
+        )
     if result is None:
         return Hint(
             unavailable=gettext(

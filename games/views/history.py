@@ -20,6 +20,7 @@ from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
 from games.services import MAX_SEATS, Viewer
+from games.strategy.solver import Variant
 from games.views.access import error_page, require_GET, viewer_of
 
 PAGE_SIZE = 20
@@ -141,7 +142,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "shown_text": _describe(steps[step - 1], names) if step else "",
         "turns": turns,
         "decision": analysis.decisions.get(step),
-        **_analysis_context(analysis, column_names(state, names), len(state.categories)),
+        **_analysis_context(game, analysis, column_names(state, names), len(state.categories)),
         "ranking": [
             {"rank": rank, "name": column_names(game.engine_state(), names)[i], "total": total}
             for rank, i, total in game.engine_state().ranking()
@@ -203,7 +204,15 @@ _UNAVAILABLE = {
 }
 
 
-def _analysis_context(analysis, columns: list[str], rounds: int) -> dict:
+def _analysis_context(game: Game, analysis, columns: list[str], rounds: int) -> dict:
+    if analysis.unavailable == "not built":
+        # nothing is building them: "reload in a minute" would never come true
+        text = gettext(
+            "There is no analysis: this server has not built the solver's tables for these"
+            " rules and does not build them by itself. Its administrator can, with:"
+            " manage.py solve --variant %(variant)s"
+        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
+        return {"analysis_unavailable": text}
     if analysis.unavailable:
         return {"analysis_unavailable": _UNAVAILABLE[analysis.unavailable]}
     players = [

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import rules, services
 from games.models import Game
+from games.strategy import tables
 from games.strategy.solver import Variant
 from tests.conftest import NEW_GAME, create_game, fresh, solved_tables, version
 from tests.web.test_table import extra_yahtzee
@@ -56,6 +57,25 @@ def test_the_hint_is_for_the_player_to_move(
     assert response.status_code == 409
     assert "The coach only advises the player whose turn it is." in response.content.decode()
     assert ">Hint</a>" not in bob.get(f"/g/{game.code}/").content.decode()
+
+
+def test_a_coach_whose_tables_nothing_builds_says_what_builds_them(
+    alice: Client, four_sixes: None, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
+    monkeypatch.setattr(tables, "_LOADED", {})
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
+    game = create_game(alice, coach="on", upper_bonus="25")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+
+    body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    assert "in a minute" not in body
+    assert (
+        "The coach cannot advise: this server has not built this table&#x27;s strategy tables"
+        " and does not build them by itself. Its administrator can, with:"
+        " manage.py solve --variant yatzy-bonus25" in body
+    )
 
 
 def test_a_competitive_table_has_no_coach(alice: Client, four_sixes: None) -> None:

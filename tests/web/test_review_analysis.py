@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from games import analysis, rules, services
+from games.strategy import tables
 from games.strategy.solver import Variant
 from tests.conftest import create_game, fresh, solved_tables, version
 
@@ -184,6 +185,25 @@ def test_a_maxi_game_says_why_it_has_no_analysis(alice: Client, dice: object) ->
 
     assert "the solver does not cover Maxi Yatzy" in page
     assert "<svg" not in page
+
+
+def test_a_review_whose_tables_nothing_builds_says_what_builds_them(
+    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
+    monkeypatch.setattr(tables, "_LOADED", {})
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
+    game = create_game(alice, upper_bonus="25")
+    play_first_open_category(alice, game)
+
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "Reload in a minute" not in page
+    assert (
+        "There is no analysis: this server has not built the solver&#x27;s tables for these"
+        " rules and does not build them by itself. Its administrator can, with:"
+        " manage.py solve --variant yatzy-bonus25" in page
+    )
 
 
 def test_maxi_yatzy_upper_section_is_solved_and_reviewed(alice: Client, dice: object) -> None:
