@@ -35,6 +35,7 @@ class Decision:
     made: advice.Choice
     advised: advice.Choice
     loss: float
+    played_as: str = ""  # the level a computer player made it at, where not its seat's
 
     # In words when shown, not when analysed: the analysis is kept for every language.
     @property
@@ -183,6 +184,7 @@ def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
         made=chosen,
         advised=result.best,
         loss=max(result.loss(chosen), 0.0),
+        played_as=event.data.get("played_as", ""),
     )
 
 

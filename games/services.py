@@ -443,11 +443,18 @@ def bot_move(code: str, version: int, rng_for_bot=None) -> bool:
         if seat.kind != Seat.Kind.BOT:
             return False
         player = seat.player_index
-        last = game.events.order_by("-id").values_list("kind", flat=True).first()
-        if state.roll_number and 0 < state.roll_number < engine.MAX_ROLLS and last == "hold":
+        level = seat.bot_level or "good"
+        last = game.events.order_by("-id").values_list("kind", "data").first()
+        last_kind, last_data = last or ("", {})
+        if state.roll_number and 0 < state.roll_number < engine.MAX_ROLLS and last_kind == "hold":
+            # the roll its hold chose: the review judges the keep here, at the hold's level
             kind, new_state = GameEvent.Kind.ROLL, engine.roll(state, player, rng)
+            played_as = last_data.get("played_as", "")
         else:
-            move = bots.choose_move(state, seat.bot_level or "good", rng_for_bot or bot_rng)
+            move = bots.choose_move(state, level, rng_for_bot or bot_rng)
+            # logged where it is not the seat's (a Perfect player without its tables),
+            # for the history and the review to tell the truth about it
+            played_as = move.level if move.level != level else ""
             if move.kind == "declare":
                 kind, new_state = (
                     GameEvent.Kind.DECLARE,
@@ -462,7 +469,7 @@ def bot_move(code: str, version: int, rng_for_bot=None) -> bool:
                 kind, new_state = GameEvent.Kind.HOLD, engine.hold(state, player, move.held)
             else:
                 kind, new_state = GameEvent.Kind.ROLL, engine.roll(state, player, rng)
-        _save_state(game, state, new_state, kind, seat)
+        _save_state(game, state, new_state, kind, seat, played_as=played_as)
     return True
 
 
@@ -750,9 +757,11 @@ def _save_state(
     kind: str,
     seat: Seat | None,
     changed: Sequence[str] = (),
+    played_as: str = "",
 ) -> None:
     """Store ``new`` (and the ``changed`` fields), log what changed, bump the version,
-    broadcast on commit."""
+    broadcast on commit. ``played_as``: the level a computer player chose the move at,
+    where it is not its seat's (``bots.Move.level``)."""
     game.set_engine_state(new)
     fields = ["state", *changed]
     if new.is_finished and game.status != Game.Status.FINISHED:
@@ -768,6 +777,8 @@ def _save_state(
         data = {"held": list(new.held)}
     elif kind == GameEvent.Kind.DECLARE:
         data = {"category": new.target}
+    if played_as:
+        data["played_as"] = played_as
     next_roll: list[Event] = []
     if new.roll_number == 1 and (old is None or new.turn != old.turn):
         # the automatic first roll of the next turn, logged for replay

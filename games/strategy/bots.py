@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -40,26 +40,36 @@ class Move:
     kind: str  # "roll", "declare" or "score"
     held: tuple[int, ...] = ()  # dice positions kept when rolling again
     category: str = ""
+    # The level it was chosen at: a Perfect player's is "good" where it has no tables
+    # (``perfect_plays_as_good``), for the game's review to say so.
+    level: str = ""
 
 
 def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
-    """The next action of the player to move, playing at ``level``."""
+    """The next action of the player to move, playing at ``level`` (``Move.level``
+    says the level it was chosen at)."""
     if state.is_finished:
         raise ValueError("the game is over")
     if state.roll_number == 0:
-        return Move("roll")
+        return Move("roll", level=level)  # no choice to make
     if state.options.declared_target and state.target is None:
-        return Move("declare", category=_declare(state))
+        # a declared target is never solved: Perfect declares as Good does
+        return Move("declare", category=_declare(state), level=_no_tables(level))
     if level == "perfect":
         move = _perfect(state)
         if move is not None:
-            return move
-        level = "good"
+            return replace(move, level=level)
+        level = _no_tables(level)
     if level == "good":
-        return _good(state)
+        return replace(_good(state), level=level)
     if level == "beginner":
-        return _beginner(state, rng)
+        return replace(_beginner(state, rng), level=level)
     raise ValueError(f"unknown bot level {level!r}")
+
+
+def _no_tables(level: str) -> str:
+    """The level a player of ``level`` plays at where there are no tables."""
+    return "good" if level == "perfect" else level
 
 
 # -- Perfect -------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -15,11 +15,12 @@ from games import services
 from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
-from games.models import BOT_LEVELS, Game, Seat, bot_name
+from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
 from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
 from games.services import MAX_SEATS, Viewer
+from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.views.access import error_page, require_GET, viewer_of
 
@@ -40,7 +41,8 @@ def history(request: HttpRequest) -> HttpResponse:
         games = games.filter(_named(player))
     games = games.distinct().order_by("-finished_at", "-id")
     page = Paginator(games, PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [_summary(game) for game in page]
+    as_good = _played_as_good(page)
+    rows = [_summary(game, as_good) for game in page]
     return render(
         request,
         "games/history.html",
@@ -94,9 +96,9 @@ def in_progress(viewer: Viewer) -> list[dict]:
     ]
 
 
-def _summary(game: Game) -> dict:
+def _summary(game: Game, as_good: dict[tuple[int, int], str]) -> dict:
     state = game.engine_state()
-    names = seat_names(game)
+    names = _names(game, {pos: how for (id_, pos), how in as_good.items() if id_ == game.id})
     columns = column_names(state, names)
     ranking = state.ranking()
     return {
@@ -121,7 +123,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         error = ActionError(gettext("The review opens when the game is over."), status=409)
         return error_page(request, error, back=reverse("table", args=[code]))
     steps = replay(game)
+    turns_as_good = _turns_as_good(steps)
+    # the summaries name a Perfect player that played as Good so; its steps keep its
+    # name short, their verdicts say "(played as Good)" where it did
     names = seat_names(game)
+    summary_names = _names(game, {pos: _how(*counts) for pos, counts in turns_as_good.items()})
     try:
         step = min(max(int(request.GET.get("step", len(steps))), 0), len(steps))
     except ValueError:
@@ -132,7 +138,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     context = {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "columns": column_names(state, names),
+        "columns": column_names(state, summary_names),
         "rows": scorecard_rows(state, {}, live=False, declaring=False),
         "current_column": None,
         "step": step,
@@ -142,9 +148,16 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "shown_text": _describe(steps[step - 1], names) if step else "",
         "turns": turns,
         "decision": analysis.decisions.get(step),
-        **_analysis_context(game, analysis, column_names(state, names), len(state.categories)),
+        "played_as_good": _played_as_good_notes(game, turns_as_good),
+        **_analysis_context(
+            game, analysis, column_names(state, summary_names), len(state.categories)
+        ),
         "ranking": [
-            {"rank": rank, "name": column_names(game.engine_state(), names)[i], "total": total}
+            {
+                "rank": rank,
+                "name": column_names(game.engine_state(), summary_names)[i],
+                "total": total,
+            }
             for rank, i, total in game.engine_state().ranking()
         ],
     }
@@ -155,6 +168,109 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+# -- a Perfect computer player that played as Good ------------------------------------------
+# Without its tables (not built yet, or none for the rules) a Perfect computer player plays
+# as Good, and its moves are logged with ``played_as`` (``services.bot_move``): the history
+# and the review say so, or a reader learns that "Perfect" lost points it never played for.
+# A game logged before that shows as it did.
+
+
+def _played_as_good(games) -> dict[tuple[int, int], str]:
+    """(game id, seat position) -> "all" or "partly", for the seats of ``games`` a
+    computer player played in part or all below its level: one query for a page."""
+    rows = (
+        GameEvent.objects.filter(game__in=list(games), seat_position__isnull=False)
+        .filter(Q(kind=GameEvent.Kind.SCORE) | Q(data__has_key="played_as"))
+        .values("game_id", "seat_position")
+        .annotate(
+            turns=Count("id", filter=Q(kind=GameEvent.Kind.SCORE)),
+            turns_as_good=Count(
+                "id", filter=Q(kind=GameEvent.Kind.SCORE, data__has_key="played_as")
+            ),
+            moves_as_good=Count("id", filter=Q(data__has_key="played_as")),
+        )
+    )
+    # Tables that were missing stay built once they are: a seat whose every turn ended
+    # as Good played every move as Good.
+    return {
+        (row["game_id"], row["seat_position"]): (
+            "all" if row["turns_as_good"] == row["turns"] else "partly"
+        )
+        for row in rows
+        if row["moves_as_good"]
+    }
+
+
+def _turns_as_good(steps) -> dict[int, tuple[int, int]]:
+    """Seat position -> (its turns, those in which it played a move as Good), for the
+    seats that did."""
+    turns: dict[int, set[int]] = {}
+    as_good: dict[int, set[int]] = {}
+    for step in steps:
+        position = step.event.seat_position
+        if position is None:
+            continue
+        turns.setdefault(position, set()).add(step.before.turn)
+        if step.event.data.get("played_as"):
+            as_good.setdefault(position, set()).add(step.before.turn)
+    return {position: (len(turns[position]), len(good)) for position, good in as_good.items()}
+
+
+def _how(turns: int, as_good: int) -> str:
+    return "all" if as_good >= turns else "partly"
+
+
+def _perfect_bot(seat: Seat) -> bool:
+    """A seat named as the site's Perfect computer player (not a player's handed over)."""
+    named = seat.kind == Seat.Kind.BOT and seat.bot_number and not seat.handed_from
+    return bool(named) and seat.bot_level == "perfect"
+
+
+def _names(game: Game, as_good: dict[int, str]) -> dict[int, str]:
+    """The seats' names by player index, a Perfect computer player's saying that it
+    played as Good (``as_good``: seat position -> "all" or "partly")."""
+    names = seat_names(game)
+    for seat in game.seats.all():
+        how = as_good.get(seat.position)
+        if how and seat.player_index is not None and _perfect_bot(seat):
+            number = {"number": seat.bot_number}
+            if how == "all":
+                names[seat.player_index] = (
+                    gettext("Computer %(number)s (Perfect, played as Good)") % number
+                )
+            else:
+                names[seat.player_index] = (
+                    gettext("Computer %(number)s (Perfect, partly played as Good)") % number
+                )
+    return names
+
+
+def _played_as_good_notes(game: Game, turns_as_good: dict[int, tuple[int, int]]) -> list[str]:
+    """Why each Perfect computer player of the review played as Good, and how much."""
+    never = perfect_plays_as_good(game.ruleset, game.table_options) == "never solved"
+    notes = []
+    for seat in game.seats.all():
+        if seat.position not in turns_as_good or not _perfect_bot(seat):
+            continue
+        turns, as_good = turns_as_good[seat.position]
+        values = {"name": seat.shown_name, "count": as_good, "turns": turns}
+        if never:
+            text = gettext(
+                "%(name)s played as Good: the site has no perfect strategy for these rules."
+            )
+        elif as_good >= turns:
+            text = gettext(
+                "%(name)s played as Good: its strategy tables were not ready when it played."
+            )
+        else:
+            text = gettext(
+                "%(name)s played as Good in %(count)s of its %(turns)s turns, while its"
+                " strategy tables were not ready."
+            )
+        notes.append(text % values)
+    return notes
 
 
 def _dice_shown(step) -> list[tuple[int, bool]]:

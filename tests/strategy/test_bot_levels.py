@@ -56,3 +56,21 @@ def test_the_beginner_sometimes_slips() -> None:
     chosen = {bots.choose_move(state, "beginner", rng).category for _ in range(100)}
 
     assert "small_straight" in chosen and len(chosen) > 1
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "played"),
+    [
+        ("maxi_yatzy", rules.TableOptions(), "good"),  # never solved
+        ("yatzy", rules.TableOptions(declared_target=True), "good"),
+        ("yatzy", rules.TableOptions(upper_only=True), "perfect"),  # solved on the spot
+    ],
+)
+def test_a_move_says_the_level_it_was_chosen_at(
+    ruleset: str, options: rules.TableOptions, played: str
+) -> None:
+    state = rules.new_game(ruleset, [[0]], options)
+    state = rules.roll(state, 0, rules.ScriptedDice([6] * 6))
+
+    assert bots.choose_move(state, "perfect", random.Random(1)).level == played
+    assert bots.choose_move(state, "good", random.Random(1)).level == "good"

@@ -10,7 +10,8 @@ from django.apps import apps
 from django.test import Client
 
 from games import services
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
+from games.strategy import tables
 from tests.conftest import create_game, fresh, play_to_the_end, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -334,3 +335,48 @@ def test_a_player_finds_the_way_back_to_the_games_not_over(
     assert bobs == [f"/g/{waiting.code}/lobby/"]
     assert "Your games in progress" not in Client().get("/").content.decode()
     assert "Your games in progress" not in alice.get("/history/?tab=public").content.decode()
+
+
+def test_the_history_and_review_say_that_a_perfect_computer_player_played_as_good(
+    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without its tables a Perfect computer player plays as Good; its game's history and
+    review called it Perfect still, and a reader learned what Perfect would have lost."""
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
+    monkeypatch.setattr(tables, "_LOADED", {})
+    game = play_to_the_end(alice, create_game(alice, bots="1", bot_level="perfect"))
+
+    history = alice.get("/history/").content.decode()
+    review = alice.get(f"/g/{game.code}/review/").content.decode()
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    in_finnish = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "Computer 1 (Perfect, played as Good)" in history
+    assert "Computer 1 (Perfect)" not in history
+    assert "Computer 1 (Perfect, played as Good)" in review
+    assert (
+        "Computer 1 (Perfect) played as Good: its strategy tables were not ready when it played."
+        in review
+    )
+    assert "Tietokone 1 (Täydellinen, pelasi Hyvän tasolla)" in in_finnish
+    assert (
+        "Tietokone 1 (Täydellinen) pelasi Hyvän tasolla: sen strategiataulukot eivät olleet"
+        " valmiita sen pelatessa." in in_finnish
+    )
+
+
+def test_a_game_logged_before_the_level_played_was_shows_as_it_did(
+    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
+    monkeypatch.setattr(tables, "_LOADED", {})
+    game = play_to_the_end(alice, create_game(alice, bots="1", bot_level="perfect"))
+    for event in GameEvent.objects.filter(game=game, data__has_key="played_as"):
+        del event.data["played_as"]
+        event.save()
+
+    history = alice.get("/history/").content.decode()
+    review = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "Computer 1 (Perfect)" in history and "played as Good" not in history
+    assert "Computer 1 (Perfect)" in review and "played as Good" not in review

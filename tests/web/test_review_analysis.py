@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from games import analysis, rules, services
-from games.strategy import tables
+from games.strategy import advice, tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, solved_tables, version
+from tests.conftest import create_game, fresh, play_to_the_end, solved_tables, version
 
 # Upper section only, one player: 6 turns. Dice of every roll, in order.
 DICE = [6] * 5 + [5] * 5 + [1, 2, 3, 4, 4] + [4, 4, 1] + [2, 2, 2, 3, 3] + [3, 3, 3, 1, 1]
@@ -239,3 +239,34 @@ def test_a_keeps_verdict_says_which_dice_it_judges(alice: Client, scripted_game)
     )
     assert page.count(verdict) == 2  # in the stepper and in the turn's list
     assert "heitosta 1 2 3 4 4 lukittu 4 4" in in_finnish
+
+
+def test_the_review_marks_the_moves_a_perfect_computer_player_played_as_good(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its tables came while it played: the turns before were played as Good, and each
+    of their verdicts says so, or 'Perfect' lost points it never played for."""
+    solved_tables(Variant("yahtzee"))  # for the review; the player has none at first
+    game = create_game(alice, ruleset="yahtzee", bots="1", bot_level="perfect")
+    with monkeypatch.context() as without_tables:
+        without_tables.setattr(advice, "solver_for", lambda state: None)
+        while fresh(game).engine_state().turn < 4:  # two turns each
+            if not services.bot_move(game.code, fresh(game).version):
+                alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+                key = fresh(game).engine_state().open_categories(0)[0]
+                data = {"version": version(game), "category": key, "confirm": "1"}
+                alice.post(f"/g/{game.code}/score/", data)
+    play_to_the_end(alice, game)
+
+    decisions = analysis.analyse(fresh(game)).decisions.values()
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    as_good = [d for d in decisions if d.played_as == "good"]
+    assert as_good and all(d.before.turn < 4 for d in as_good)
+    assert all(d.played_as == "" for d in decisions if d.before.turn >= 4)
+    assert page.count("(played as Good)") == len(as_good)  # the last step is not one
+    assert "Computer 1 (Perfect, partly played as Good)" in page
+    assert (
+        "Computer 1 (Perfect) played as Good in 2 of its 13 turns, while its strategy tables"
+        " were not ready." in page
+    )
