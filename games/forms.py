@@ -12,14 +12,8 @@ from games import rules
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
-from games.services import (
-    MAX_NAME_TYPED,
-    MAX_SEATS,
-    SeatSpec,
-    name_too_long,
-    same_name,
-    seat_name,
-)
+from games.names import MAX_NAME_TYPED, name_too_long, same_name, seat_name
+from games.services import MAX_SEATS, SeatSpec
 
 BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
 

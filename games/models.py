@@ -13,6 +13,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.names import name_key
 from games.rules import GameState, TableOptions
 
 
@@ -98,7 +99,7 @@ class Seat(models.Model):
     team = models.PositiveSmallIntegerField(null=True, blank=True)  # team tables only
     player_index = models.PositiveSmallIntegerField(null=True, blank=True)  # set at start
     name = models.CharField(max_length=40, blank=True)
-    # ``name`` as the site compares names (``services.name_key``: whatever the case of
+    # ``name`` as the site compares names (``names.name_key``: whatever the case of
     # its letters and the encoding of its accents), kept by ``save`` for the history's
     # search: SQLite's LIKE ignores the case of ASCII letters only. Text, not 40
     # characters: NFKC and casefolding lengthen some names (a ligature, an 'ß').
@@ -132,8 +133,6 @@ class Seat(models.Model):
         return self.name or f"seat {self.position + 1}"
 
     def save(self, **kwargs: object) -> None:
-        from games.services import name_key  # the services build on these models
-
         self.name_key = name_key(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from games.services import name_key
+from games.names import name_key
 
 
 def fill_name_keys(apps, schema_editor):

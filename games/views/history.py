@@ -16,6 +16,7 @@ from games.analysis import analyse, chart
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
+from games.names import name_key
 from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_names, scorecard_rows
@@ -60,17 +61,15 @@ def history(request: HttpRequest) -> HttpResponse:
 
 def _named(player: str) -> Q:
     """Games with a player whose name contains ``player``: the name as stored, or as
-    this page shows it, compared as the site compares names (``services.name_key``:
+    this page shows it, compared as the site compares names (``names.name_key``:
     'äino' finds Äino, on SQLite too, whose LIKE ignores the case of ASCII letters
     only). A computer player the site named is shown in the reader's language
     (``Seat.shown_name``), and its stored name is its creator's: the names it can
     have here are few (a number and a strength), and are matched here."""
-    wanted = services.name_key(player)
+    wanted = name_key(player)
     named = Q(seats__name_key__contains=wanted)
     for level in BOT_LEVELS:
-        numbers = [
-            n for n in range(1, MAX_SEATS) if wanted in services.name_key(bot_name(n, level))
-        ]
+        numbers = [n for n in range(1, MAX_SEATS) if wanted in name_key(bot_name(n, level))]
         if numbers:
             named |= Q(
                 seats__kind=Seat.Kind.BOT,

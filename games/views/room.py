@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import services
+from games import names, services
 from games.errors import ActionError, GameNotFound
 from games.models import Game
 from games.rendering import RULESET_NAMES, host_name, lobby_context, options_text
@@ -63,7 +63,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
         "options": options_text(game),
         "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
         "name": request.POST.get("name", ""),
-        "max_typed": services.MAX_NAME_TYPED,
+        "max_typed": names.MAX_NAME_TYPED,
     }
     if request.method == "GET":
         return render(request, "games/join.html", context)

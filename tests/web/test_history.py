@@ -150,7 +150,7 @@ def test_the_history_finds_a_player_whatever_the_case_of_their_accented_letters(
 
 
 def test_the_history_finds_a_name_as_the_table_compares_names(alice: Client, dice: object) -> None:
-    """At a table, names that read the same are one name (``services.name_key``): an
+    """At a table, names that read the same are one name (``names.name_key``): an
     é as one character or as e and a combining accent, a ß or ss, letters of full
     width. The search compared them as typed, on PostgreSQL as on SQLite."""
     elodie = play_to_the_end(alice, create_game(alice, players="Élodie", upper_only="on"))

@@ -7,7 +7,7 @@ import unicodedata
 from django.test import Client
 
 from games.models import Game, Seat
-from games.services import name_key, same_name
+from games.names import name_key, same_name
 from tests.conftest import create_game
 
 
