@@ -36,10 +36,18 @@ def name_too_long(name: str) -> str:
 
 
 def tidy_name(name: str) -> str:
-    """``name`` without control characters, its accents composed (NFC), its spaces one
-    between words (two show as one), not yet cut to ``MAX_NAME``."""
-    name = "".join(c for c in name if unicodedata.category(c) != "Cc")
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    """``name`` as it shows, not yet cut to ``MAX_NAME``: its accents composed (NFC), its
+    spaces one between words (two show as one), and without what shows nothing where it
+    stands: control characters, fillers, and format characters (a zero-width space, the
+    bidi controls, which would turn the text around it on the page), but for those that
+    make an emoji or shape letters (``_shows_here``)."""
+    name = "".join(c for c in name if not _invisible(c))
+    name = unicodedata.normalize("NFC", name)
+    kept: list[str] = []
+    for at, c in enumerate(name):
+        if not _contextual(c) or _shows_here(c, kept, name[at + 1 : at + 2] or " "):
+            kept.append(c)
+    return " ".join("".join(kept).split())
 
 
 def name_key(name: str) -> str:
@@ -47,7 +55,8 @@ def name_key(name: str) -> str:
     the same name, whatever their case, however their accents are encoded (é as one
     character or as e and a combining accent), with or without invisible characters
     (a zero-width space)."""
-    shown = "".join(c for c in name if unicodedata.category(c) != "Cf" and c not in _UNSEEN)
+    unseen = (c for c in name if unicodedata.category(c) == "Cf" or c in _FILLERS or _selector(c))
+    shown = name.translate(dict.fromkeys(map(ord, unseen)))
     return " ".join(unicodedata.normalize("NFKC", shown).casefold().split())
 
 
@@ -83,10 +92,82 @@ _LATIN_LOOKALIKES = str.maketrans(
 )
 
 
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_BLACK_FLAG = "\U0001f3f4"
+_CANCEL_TAG = "\U000e007f"
 # characters that show nothing though Unicode does not class them as format characters:
-# the combining grapheme joiner, the variation selectors, the Hangul fillers
-_UNSEEN = frozenset(
-    ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"]
-    + [chr(c) for c in range(0xFE00, 0xFE10)]
-    + [chr(c) for c in range(0xE0100, 0xE01F0)]
-)
+# the combining grapheme joiner, the Hangul fillers
+_FILLERS = frozenset(["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0"])
+
+
+def _invisible(c: str) -> bool:
+    """Whether ``c`` shows nothing wherever it stands (those that may show, as part of an
+    emoji or of the letters around them, are ``_contextual``)."""
+    category = unicodedata.category(c)
+    if category == "Cf":
+        return c not in (_ZWNJ, _ZWJ) and not _tag(c)
+    return category == "Cc" or c in _FILLERS
+
+
+def _contextual(c: str) -> bool:
+    return c in (_ZWNJ, _ZWJ) or _tag(c) or _selector(c)
+
+
+def _shows_here(c: str, before: list[str], after: str) -> bool:
+    """Whether the joiner, tag or variation selector ``c``, after the characters
+    ``before`` and before ``after``, changes what shows.
+
+    A zero-width joiner makes one emoji of two (a family of its people: 👨‍👩‍👧); tags
+    after a black flag make it a country's (🏴󠁧󠁢󠁳󠁣󠁴󠁿); a variation selector after a symbol
+    or an emoji asks for it as an emoji or as text (❤️), after an ideograph for one of its
+    forms. Between two letters of the scripts whose letters join or form conjuncts
+    (Arabic to Sinhala, Khmer, Mongolian), the joiners choose the letters' shapes (the
+    non-joiner in Persian names, ශ්‍රී in Sinhala). Anywhere else, nothing of them shows.
+    A selector after a letter of the Latin, Greek or Cyrillic alphabets selects nothing."""
+    last = before[-1] if before else " "
+    base = next((b for b in reversed(before) if not _extends(b)), " ")
+    if c == _ZWJ and last != _ZWJ and _pictographic(base) and _pictographic(after):
+        return True
+    if c in (_ZWNJ, _ZWJ):
+        return (
+            _joined_script(base)
+            and unicodedata.category(last)[0] in "LM"
+            and unicodedata.category(after)[0] == "L"
+        )
+    if _tag(c):
+        return base == _BLACK_FLAG and (last == base or (_tag(last) and last != _CANCEL_TAG))
+    return last == base and not base.isspace() and not _alphabetic(base)
+
+
+def _extends(c: str) -> bool:
+    """Whether ``c`` belongs to the character before it: a combining mark (as a variation
+    selector), a joiner, an emoji's skin tone, a tag."""
+    return (
+        unicodedata.category(c)[0] == "M"
+        or c in (_ZWNJ, _ZWJ)
+        or 0x1F3FB <= ord(c) <= 0x1F3FF
+        or _tag(c)
+    )
+
+
+def _pictographic(c: str) -> bool:
+    # Unicode's Extended_Pictographic, which unicodedata does not know, nearly: the
+    # symbols, the emoji planes (their unassigned code points too: new emoji), ‼ and ⁉
+    return unicodedata.category(c) == "So" or 0x1F000 <= ord(c) <= 0x1FFFD or c in "\u203c\u2049"
+
+
+def _tag(c: str) -> bool:
+    return 0xE0020 <= ord(c) <= 0xE007F
+
+
+def _selector(c: str) -> bool:
+    return 0xFE00 <= ord(c) <= 0xFE0F or 0xE0100 <= ord(c) <= 0xE01EF
+
+
+def _joined_script(c: str) -> bool:
+    return 0x0600 <= ord(c) <= 0x0DFF or 0x1780 <= ord(c) <= 0x18AF
+
+
+def _alphabetic(c: str) -> bool:
+    words = unicodedata.name(c, "").split()
+    return unicodedata.category(c)[0] == "L" and bool({"LATIN", "GREEK", "CYRILLIC"} & set(words))

@@ -7,7 +7,7 @@ import unicodedata
 from django.test import Client
 
 from games.models import Game, Seat
-from games.names import name_key, same_name
+from games.names import name_key, name_too_long, same_name, seat_name, tidy_name
 from tests.conftest import create_game
 
 
@@ -170,6 +170,60 @@ def test_no_two_letters_of_one_script_are_made_one() -> None:
             assert same_name(a, b) == (name_key(a) == name_key(b)), (a, b)
 
 
+def test_invisible_characters_are_taken_out_of_a_name() -> None:
+    # a zero-width space, a word joiner, a byte order mark, a left-to-right mark, a
+    # soft hyphen, a Hangul filler: they showed nothing, and made Bob another name
+    for invisible in ("\u200b", "\u2060", "\ufeff", "\u200e", "\u00ad", "\u3164"):
+        assert tidy_name(f"B{invisible}ob{invisible}") == "Bob", repr(invisible)
+        assert seat_name(f"{invisible}Bob") == "Bob", repr(invisible)
+    assert seat_name("\u3164") == ""  # a Hangul filler is a letter that shows nothing
+
+
+def test_invisible_characters_count_nothing_towards_a_names_length() -> None:
+    assert name_too_long("Bob" + "\u200b" * 40) == ""
+    assert name_too_long("Bob" + "\u2060\ufeff" * 20) == ""
+
+
+def test_bidi_controls_are_taken_out_of_a_name() -> None:
+    # a right-to-left override showed 'ecilA' as Alice, and turned the text after the
+    # name around on the page
+    assert tidy_name("\u202eecilA") == "ecilA"
+    assert not same_name(tidy_name("\u202eecilA"), "Alice")
+    for control in [*"\u202a\u202b\u202c\u202d\u202e", *"\u2066\u2067\u2068\u2069"]:
+        assert tidy_name(f"Al{control}ice{control}") == "Alice", repr(control)
+
+
+def test_joiners_and_selectors_that_make_an_emoji_stay_in_a_name() -> None:
+    for emoji in (
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466",  # a family
+        "\U0001f3f3\ufe0f\u200d\U0001f308",  # the rainbow flag
+        "\u2764\ufe0f\u200d\U0001f525",  # a heart on fire
+        "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland
+        "1\ufe0f\u20e3",  # the keycap 1
+    ):
+        assert tidy_name(f"Bob {emoji}") == f"Bob {emoji}", repr(emoji)
+
+
+def test_joiners_that_shape_letters_stay_in_a_name() -> None:
+    for name in (
+        "\u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627",  # Persian, a non-joiner
+        "\u0dc1\u0dca\u200d\u0dbb\u0dd3",  # Sri in Sinhala, its r joined
+        "\u845b\U000e0100",  # a kanji in one of its forms (an ideographic variant)
+    ):
+        assert tidy_name(name) == name, repr(name)
+
+
+def test_joiners_and_selectors_that_shape_nothing_go() -> None:
+    for name, shown in (
+        ("B\u200dob", "Bob"),  # no emoji and no letters that join
+        ("B\u200cob", "Bob"),
+        ("Bob\ufe0f", "Bob"),  # a Latin letter has no variants to select
+        ("Bob\U000e0067", "Bob"),  # a tag after no flag
+        ("\U0001f468\u200d Bob", "\U0001f468 Bob"),  # a joiner with nothing to join to
+    ):
+        assert tidy_name(name) == shown, repr(name)
+
+
 def test_a_player_is_not_named_as_a_computer_player_is(alice: Client) -> None:
     response = alice.post(
         "/games/new/", {**_form(), "players": "Computer 2 (Good)", "bots": "2", "bot_level": "good"}
@@ -178,6 +232,12 @@ def test_a_player_is_not_named_as_a_computer_player_is(alice: Client) -> None:
     assert response.status_code == 400
     assert "Two players cannot both be called Computer 2 (Good)" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_hosts_name_is_joined_without_invisible_characters(alice: Client) -> None:
+    game = create_game(alice, name="Bob" + "\u200b" * 40, players="\u202eecilA")
+
+    assert [seat.name for seat in game.seats.all()] == ["Bob", "ecilA"]
 
 
 def test_a_name_too_long_is_refused_not_cut(alice: Client) -> None:

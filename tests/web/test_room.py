@@ -82,6 +82,14 @@ def test_a_name_is_joined_without_control_characters(
     assert Seat.objects.filter(game=lobby, name="Bob").exists()
 
 
+def test_a_name_is_joined_without_invisible_characters(bob: Client, lobby: Game) -> None:
+    # 40 zero-width spaces counted as 40 characters, and the name was refused as too long
+    response = join(bob, lobby, "Bob" + "\u200b" * 40)
+
+    assert response.status_code == 302
+    assert lobby.seats.get(position=1).name == "Bob"
+
+
 def test_a_name_already_at_the_table_is_refused(alice: Client, bob: Client, lobby: Game) -> None:
     before = version(lobby)
 
