@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.names import name_key
+from games.names import MAX_NAME_CODE_POINTS, name_key
 from games.rules import GameState, TableOptions
 
 
@@ -98,11 +98,12 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()  # order at the table
     team = models.PositiveSmallIntegerField(null=True, blank=True)  # team tables only
     player_index = models.PositiveSmallIntegerField(null=True, blank=True)  # set at start
-    name = models.CharField(max_length=40, blank=True)
+    # MAX_NAME characters as they show (``names.characters``), an emoji of up to ten code points
+    name = models.CharField(max_length=MAX_NAME_CODE_POINTS, blank=True)
     # ``name`` as the site compares names (``names.name_key``: whatever the case of
     # its letters and the encoding of its accents), kept by ``save`` for the history's
-    # search: SQLite's LIKE ignores the case of ASCII letters only. Text, not 40
-    # characters: NFKC and casefolding lengthen some names (a ligature, an 'ß').
+    # search: SQLite's LIKE ignores the case of ASCII letters only. Text, of no set
+    # length: NFKC and casefolding lengthen some names (a ligature, an 'ß').
     name_key = models.TextField(blank=True, editable=False)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     # A computer player's level; a player's seat keeps the level it was last handed over

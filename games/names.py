@@ -8,31 +8,70 @@ import unicodedata
 
 from django.utils.translation import gettext
 
-MAX_NAME = 40
-# A browser's maxlength counts UTF-16 code units, and one character as tidy_name counts it
-# is at most four of them (ᾂ typed as α and three accents; an emoji is two): a name field
+MAX_NAME = 40  # characters as a reader sees them (``characters``)
+# The code points a name may have: ten for each of its characters, as many as the longest
+# emoji has (a kiss of two with their skin tones, 👩🏻‍❤️‍💋‍👨🏼). Only accents piled on letters
+# take more; their name is refused, not stored (``Seat.name``'s length).
+MAX_NAME_CODE_POINTS = 10 * MAX_NAME
+# A browser's maxlength counts UTF-16 code units, at most two for a code point: a name field
 # that takes this many cuts no name a seat would take. The server measures names; this
 # only keeps a pasted page out of the field.
-MAX_NAME_TYPED = 4 * MAX_NAME
+MAX_NAME_TYPED = 2 * MAX_NAME_CODE_POINTS
 
 
 def seat_name(name: str) -> str:
     """A name as the table shows it: no control characters (PostgreSQL stores no NUL,
-    and none shows), no spaces around it, at most ``MAX_NAME`` long; empty if nothing
-    of it would show (spaces and invisible characters only, as a zero-width space)."""
-    name = tidy_name(name)[:MAX_NAME]
+    and none shows), no spaces around it, at most ``MAX_NAME`` characters long, cut
+    between two characters, never in one (an emoji or a letter with its accent); empty if
+    nothing of it would show (spaces and invisible characters only, as a zero-width space)."""
+    shown = characters(tidy_name(name))[:MAX_NAME]
+    while sum(map(len, shown)) > MAX_NAME_CODE_POINTS:
+        shown.pop()
+    name = "".join(shown)
     return name if any(unicodedata.category(c)[0] in "LNPS" for c in name) else ""
 
 
 def name_too_long(name: str) -> str:
-    """Why ``name`` cannot be a player's name: it is longer than ``MAX_NAME`` as it shows
-    (``tidy_name``); empty if it is not. A name is refused, not cut: cut, it is not the
-    name typed, and may be another player's."""
+    """Why ``name`` cannot be a player's name: it is longer than ``MAX_NAME`` characters
+    as it shows (``tidy_name``, ``characters``), or has more code points than a seat
+    keeps; empty if it is not. A name is refused, not cut: cut, it is not the name typed,
+    and may be another player's."""
     shown = tidy_name(name)
-    if len(shown) <= MAX_NAME:
-        return ""
-    message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
-    return message % {"max": MAX_NAME, "name": shown, "length": len(shown)}
+    length = len(characters(shown))
+    if length > MAX_NAME:
+        message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
+        return message % {"max": MAX_NAME, "name": shown, "length": length}
+    if len(shown) > MAX_NAME_CODE_POINTS:
+        message = gettext("%(name)s has more accents and joined symbols than a name can hold.")
+        return message % {"name": shown}
+    return ""
+
+
+def characters(name: str) -> list[str]:
+    """``name`` cut into the characters a reader sees in it, each counted as one: Unicode's
+    extended grapheme clusters (UAX #29), as far as names need them. A letter with its
+    combining accents, an Indic conjunct (क्ष), an emoji with its skin tone and variation
+    selector and the emoji joined to it (a family of four), a flag (two regional
+    indicators, or a black flag and its tags) are each one character. Approximated, as
+    unicodedata knows no grapheme properties: what is an emoji (``_pictographic``). Left
+    as code points: Hangul letters that NFC does not compose into a syllable, and the
+    rare marks that come before their letter (Unicode's Prepend); they make a name
+    longer than it shows, never shorter."""
+    shown: list[str] = []
+    for c in name:
+        if shown and _continues(shown[-1], c):
+            shown[-1] += c
+        else:
+            shown.append(c)
+    return shown
+
+
+def _continues(character: str, c: str) -> bool:
+    if _extends(c) or _conjunct(character, c):
+        return True
+    if character[-1] == _ZWJ:
+        return _pictographic(character[0]) and _pictographic(c)
+    return _regional(c) and len(character) == 1 and _regional(character)
 
 
 def tidy_name(name: str) -> str:
@@ -141,9 +180,11 @@ def _shows_here(c: str, before: list[str], after: str) -> bool:
 
 def _extends(c: str) -> bool:
     """Whether ``c`` belongs to the character before it: a combining mark (as a variation
-    selector), a joiner, an emoji's skin tone, a tag."""
+    selector), a joiner, an emoji's skin tone, a tag; the Thai and Lao vowel AM, a letter
+    to Unicode's categories, is a mark to its grapheme clusters."""
     return (
         unicodedata.category(c)[0] == "M"
+        or c in "\u0e33\u0eb3"
         or c in (_ZWNJ, _ZWJ)
         or 0x1F3FB <= ord(c) <= 0x1F3FF
         or _tag(c)
@@ -152,8 +193,35 @@ def _extends(c: str) -> bool:
 
 def _pictographic(c: str) -> bool:
     # Unicode's Extended_Pictographic, which unicodedata does not know, nearly: the
-    # symbols, the emoji planes (their unassigned code points too: new emoji), ‼ and ⁉
+    # symbols, the emoji planes (their unassigned code points too: new emoji), ‼ and ⁉;
+    # not the regional indicators nor the skin tones, which are parts of emoji
+    if _regional(c) or 0x1F3FB <= ord(c) <= 0x1F3FF:
+        return False
     return unicodedata.category(c) == "So" or 0x1F000 <= ord(c) <= 0x1FFFD or c in "\u203c\u2049"
+
+
+def _conjunct(character: str, c: str) -> bool:
+    """Whether the consonant ``c`` makes one conjunct with the consonant ``character``
+    ends in, joined by its script's virama (क्ष): in the scripts where Unicode 15.1 made
+    a conjunct one character (Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam)."""
+    last = max((at for at, k in enumerate(character) if not _extends(k)), default=0)
+    consonant, joins = character[last], character[last + 1 :]
+    block = ord(c) & ~0x7F
+    return (
+        unicodedata.category(c) == "Lo"
+        and unicodedata.category(consonant) == "Lo"
+        and ord(consonant) & ~0x7F == block
+        and _ZWNJ not in joins  # a non-joiner keeps the virama showing: two characters
+        and any(ord(virama) & ~0x7F == block for virama in joins if virama in _VIRAMAS)
+    )
+
+
+# the viramas that join two consonants into one character (Unicode's InCB=Linker)
+_VIRAMAS = "\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d"
+
+
+def _regional(c: str) -> bool:
+    return 0x1F1E6 <= ord(c) <= 0x1F1FF
 
 
 def _tag(c: str) -> bool:

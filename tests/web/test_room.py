@@ -131,11 +131,23 @@ def test_a_name_too_long_is_refused_not_cut(alice: Client, bob: Client, lobby: G
 
     response = join(bob, lobby, "B" * 41)
 
-    assert 'maxlength="160"' in form  # the browser cuts no name the table would take
+    assert 'maxlength="800"' in form  # the browser cuts no name the table would take
     assert response.status_code == 400
     assert f"A name has at most 40 characters: {'B' * 41} has 41." in response.content.decode()
     assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
     assert join(bob, lobby, "Rene\u0301" * 10).status_code == 302  # 40 letters as shown
+
+
+def test_an_emoji_counts_as_one_character_of_a_name(bob: Client, lobby: Game) -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 7 code points
+
+    refused = join(bob, lobby, family * 41)
+    joined = join(bob, lobby, family * 40)
+
+    assert refused.status_code == 400
+    assert f"A name has at most 40 characters: {family * 41} has 41." in refused.content.decode()
+    assert joined.status_code == 302
+    assert lobby.seats.get(position=1).name == family * 40
 
 
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
