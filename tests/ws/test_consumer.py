@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
@@ -307,6 +308,29 @@ async def test_a_host_without_a_socket_who_loads_the_table_is_at_it_till_she_is_
     _, gone_again = await next_version(carols)
     assert "Skip Bob" in gone_again
     await carols.disconnect()
+
+
+async def test_a_player_without_a_socket_who_moves_is_offered_to_skip_once_gone_again(
+    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's browser runs no JavaScript: his roll counts him at the table, and once he
+    has asked for nothing for the away time, Alice's table offers his skip without
+    anyone acting (nothing else would tell her page that the clock has passed)."""
+    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
+    monkeypatch.setattr(settings, "YATZY_AWAY_BEFORE_SKIP", 0.5)
+    game = await sync_to_async(bobs_turn)(
+        alice, bob, await sync_to_async(create_game)(alice, invites="1")
+    )
+    host = await joined(game.code, alice)
+    await settled(host)
+
+    await post(bob, f"/g/{game.code}/roll/", version=str(await sync_to_async(version)(game)))
+
+    _, rolled = await next_version(host)
+    assert "Skip Bob" not in rolled
+    _, gone = await next_version(host)
+    assert "Skip Bob" in gone
+    await host.disconnect()
 
 
 async def test_each_page_is_pushed_only_what_it_has_a_place_for(
