@@ -73,6 +73,26 @@ def test_every_review_link_of_the_history_is_in_view_on_a_phone(
     assert table.evaluate("e => e.scrollLeft") == 0
 
 
+@pytest.mark.parametrize("width", [900, 1280])
+def test_each_review_link_of_the_history_stays_in_its_games_row_on_a_desktop(
+    new_page, site: Server, finished_games: list[Game], width: int
+) -> None:
+    """The review page's two columns (a grid from 56rem up) took the history's Review
+    cells too: each link was pulled out of its row, under the table."""
+    page: Page = new_page(width, 900)
+    page.goto(site.url + "/history/?tab=public")
+    expect(page.get_by_role("link", name="Review")).to_have_count(len(finished_games))
+    screenshot(page, f"layout-history-{width}")
+
+    table = page.locator(".history").bounding_box()
+    for row in page.locator(".history tr").all():  # the head's row too
+        line = row.bounding_box()
+        cell = row.locator(".review").bounding_box()  # a cell of the row, as tall as it
+        assert cell["y"] == pytest.approx(line["y"], abs=1)
+        assert cell["height"] == pytest.approx(line["height"], abs=1)
+        assert cell["x"] + cell["width"] <= table["x"] + table["width"] + 0.5
+
+
 def sit_at_a_table(page: Page, site: Server, players: int, ruleset: str = "yatzy") -> None:
     """Open a hot-seat game of ``players`` (Alice and the players after her) and roll."""
     page.goto(site.url + "/")
