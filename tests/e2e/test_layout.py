@@ -244,3 +244,27 @@ def test_the_hosts_skip_buttons_keep_their_distance_from_the_scorecard(
     caption = alice.locator(".scorecard caption").bounding_box()
     assert hand_over["y"] - (skip["y"] + skip["height"]) >= 6
     assert caption["y"] - (hand_over["y"] + hand_over["height"]) >= 12
+
+
+def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Server) -> None:
+    """The refusal of an 80-letter name said it whole, in one unbroken line: the page
+    scrolled sideways, on the new game form and on the invite's."""
+    too_long = "W" * 80
+    host: Page = new_page(375, 740)
+    host.goto(site.url + "/")
+    host.get_by_label("Your name").fill(too_long)
+    host.get_by_role("button", name="Create game").click()
+    expect(host.locator(".error")).to_contain_text(too_long)
+    assert host.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(host, "layout-long-name-refused-new-game")
+
+    host.get_by_label("Your name").fill("Alice")
+    host.get_by_label("Friends to invite").fill("1")
+    host.get_by_role("button", name="Create game").click()
+    friend: Page = new_page(375, 740)
+    friend.goto(host.get_by_label("Invite link").input_value())
+    friend.get_by_label("Your name").fill(too_long)
+    friend.get_by_role("button", name="Join").click()
+    expect(friend.locator(".notice")).to_contain_text(too_long)
+    assert friend.evaluate("document.documentElement.scrollWidth") <= 375
+    screenshot(friend, "layout-long-name-refused-join")
