@@ -37,13 +37,16 @@ def name_too_long(name: str) -> str:
     keeps; empty if it is not. A name is refused, not cut: cut, it is not the name typed,
     and may be another player's."""
     shown = tidy_name(name)
-    length = len(characters(shown))
-    if length > MAX_NAME:
+    seen = characters(shown)
+    # a name a little too long is shown whole, to be cut where its player likes; a paste
+    # of thousands of characters by its start, which says which name it is
+    echoed = shown if len(seen) <= 2 * MAX_NAME else "".join(seen[:MAX_NAME]) + "…"
+    if len(seen) > MAX_NAME:
         message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
-        return message % {"max": MAX_NAME, "name": shown, "length": length}
+        return message % {"max": MAX_NAME, "name": echoed, "length": len(seen)}
     if len(shown) > MAX_NAME_CODE_POINTS:
         message = gettext("%(name)s has more accents and joined symbols than a name can hold.")
-        return message % {"name": shown}
+        return message % {"name": echoed}
     return ""
 
 

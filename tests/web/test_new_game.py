@@ -296,6 +296,17 @@ def test_a_name_too_long_is_refused_not_cut(alice: Client) -> None:
     assert not Game.objects.exists()
 
 
+def test_a_name_a_little_too_long_is_said_whole_and_a_paste_by_its_start(
+    alice: Client,
+) -> None:
+    players = "C" * 80 + "\n" + "D" * 5_000
+
+    page = alice.post("/games/new/", {**_form(), "players": players}).content.decode()
+    assert f"A name has at most 40 characters: {'C' * 80} has 80." in page
+    page = alice.post("/games/new/", {**_form(), "players": "D" * 5_000}).content.decode()
+    assert f"A name has at most 40 characters: {'D' * 40}\u2026 has 5000." in page
+
+
 def test_a_name_is_as_long_as_it_shows(alice: Client) -> None:
     # 40 letters, each e with its accent typed as two characters (as macOS may)
     game = create_game(alice, players="Rene\u0301" * 10)

@@ -150,6 +150,14 @@ def test_an_emoji_counts_as_one_character_of_a_name(bob: Client, lobby: Game) ->
     assert lobby.seats.get(position=1).name == family * 40
 
 
+def test_a_paste_of_thousands_of_characters_is_named_by_its_start(bob: Client, lobby: Game) -> None:
+    response = join(bob, lobby, "Bob" + "b" * 9_997)
+
+    message = f"A name has at most 40 characters: Bob{'b' * 37}\u2026 has 10000."
+    assert message in response.content.decode()
+    assert "b" * 41 + " has" not in response.content.decode()  # the rest is not said again
+
+
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
     response = join(bob, lobby, "\u200b\x01")
 
