@@ -268,3 +268,56 @@ def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Serv
     expect(friend.locator(".notice")).to_contain_text(too_long)
     assert friend.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(friend, "layout-long-name-refused-join")
+
+
+# Every control a tap may reach that is shown, with its box: buttons, links, fields; not
+# a link in a sentence (WCAG's exception: the line's height is the text's, such as the
+# personal link after "Your personal link, to continue on another device:").
+CONTROLS = """() => [...document.querySelectorAll(
+    'button, a[href], a.button, select, input:not([type=hidden]), textarea, summary'
+)].filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+  .filter(e => !(e.matches('p > a') && getComputedStyle(e).display === 'inline'))
+  .map(e => e.type === 'checkbox' && e.labels.length ? e.labels[0] : e)  // a box: its label
+  .map(e => {
+    const box = e.getBoundingClientRect();
+    const name = (e.getAttribute('aria-label') || e.textContent || e.name || '').trim();
+    return [`${e.tagName.toLowerCase()}.${e.className} ${name.slice(0, 30)}`,
+            Math.round(box.width * 10) / 10, Math.round(box.height * 10) / 10];
+  })"""
+TAP = 44  # CSS px, across and down: WCAG 2.5.5's target size
+
+
+def too_small_to_tap(page: Page) -> list[tuple[str, float, float]]:
+    return [c for c in page.evaluate(CONTROLS) if min(c[1], c[2]) < TAP - 0.5]
+
+
+def test_every_control_is_big_enough_to_tap_on_a_phone(new_page, site: Server) -> None:
+    """Score buttons were 42x27 px, Target buttons 60x24, the lobby's Remove 73x24, the
+    language's list 66x19, the header's links 19 px tall: a thumb missed them."""
+    page: Page = new_page(375, 740)
+    page.goto(site.url + "/")
+    assert too_small_to_tap(page) == []
+    screenshot(page, "tap-new-game-phone")
+
+    page.get_by_label("Your name").fill("Alice")
+    page.get_by_label("More players at this screen").fill("Bob")
+    page.get_by_label("Friends to invite").fill("1")
+    page.get_by_label("Declared target").check()
+    page.get_by_role("button", name="Create game").click()
+    expect(page.get_by_role("button", name="Remove").first).to_be_visible()
+    assert too_small_to_tap(page) == []
+    screenshot(page, "tap-lobby-phone")
+
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("button", name="Roll").click()
+    declare = page.get_by_role("button", name="Declare Chance as target")
+    expect(declare).to_be_visible()
+    assert too_small_to_tap(page) == []
+    screenshot(page, "tap-table-declaring-phone")
+    for row in page.locator(".scorecard tbody tr:has(button)").all():  # no taller than that
+        assert row.bounding_box()["height"] <= TAP + 2, row
+
+    declare.click()
+    expect(page.locator("td.target")).to_have_count(1)
+    assert too_small_to_tap(page) == []
+    screenshot(page, "tap-table-scoring-phone")
