@@ -324,6 +324,47 @@
     }
   });
 
+  // A scorecard of many players is wider than a phone and scrolls sideways. When the
+  // turn passes to a player whose column is out of sight, it is scrolled into view (the
+  // player would see no score buttons); otherwise it stays where its reader scrolled
+  // it, also in the new table each move brings, which starts scrolled to the left.
+  var scorecardLeft = 0; // how far the reader left the scorecard scrolled
+  var scrolledScorecard = null;
+  var currentColumn = null; // the column of the player to move at the last look
+  document.addEventListener("scroll", function (event) {
+    var scorecard = event.target;
+    if (scorecard.matches && scorecard.matches("#table .scorecard-scroll")) {
+      scorecardLeft = scorecard.scrollLeft;
+    }
+  }, true);
+  function followTurn() {
+    var scorecard = document.querySelector("#table .scorecard-scroll");
+    if (!scorecard) return;
+    if (scorecard !== scrolledScorecard) {
+      scrolledScorecard = scorecard;
+      scorecard.scrollLeft = scorecardLeft;
+    }
+    var head = scorecard.querySelector("thead th.current");
+    var column = head ? head.cellIndex : null;
+    if (column === currentColumn) return;
+    currentColumn = column;
+    if (head) scrollIntoColumn(scorecard, head);
+  }
+  function scrollIntoColumn(scorecard, head) {
+    // sideways only, and clear of the category names, which stay at the left edge
+    var place = scorecard.getBoundingClientRect();
+    var names = scorecard.querySelector("thead th:first-child");
+    var left = place.left + (names ? names.getBoundingClientRect().width : 0);
+    var right = place.left + scorecard.clientWidth;
+    var box = head.getBoundingClientRect();
+    if (box.left < left) scorecard.scrollLeft -= left - box.left;
+    else if (box.right > right) scorecard.scrollLeft += box.right - right;
+  }
+  ["htmx:afterSwap", "htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage"].forEach(
+    function (name) { document.addEventListener(name, followTurn); }
+  );
+  document.addEventListener("DOMContentLoaded", followTurn);
+
   // A form of the table that htmx has not taken over yet (it does once a new table has
   // settled, ~20 ms after it appears) would be sent by the browser itself, without the
   // CSRF header: a double click on Roll whose second click came that soon replaced the

@@ -4,6 +4,7 @@ category names and the width of a scorecard of many players."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import pytest
 from django.db import connections
@@ -321,3 +322,86 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(new_page, site: Server) -
     expect(page.locator("td.target")).to_have_count(1)
     assert too_small_to_tap(page) == []
     screenshot(page, "tap-table-scoring-phone")
+
+
+def in_sight(page: Page) -> bool:
+    """Whether the column of the player to move is whole in the scorecard's place, clear
+    of the category names at its left edge."""
+    return page.evaluate("""() => {
+        const scorecard = document.querySelector('#table .scorecard-scroll');
+        const place = scorecard.getBoundingClientRect();
+        const names = scorecard.querySelector('thead th:first-child').getBoundingClientRect();
+        const head = scorecard.querySelector('thead th.current').getBoundingClientRect();
+        return head.left >= names.right - 0.5
+            && head.right <= place.left + scorecard.clientWidth + 0.5;
+    }""")
+
+
+def next_frame(page: Page) -> None:
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done)))")
+
+
+def test_the_column_of_the_player_to_move_comes_into_sight_on_a_phone(
+    new_page, site: Server
+) -> None:
+    """Six at one phone: the scorecard scrolls sideways, and the fifth and sixth players'
+    columns were out of sight at their turn, their score buttons with them."""
+    page: Page = new_page(375, 740)
+    sit_at_a_table(page, site, 6)
+    scorecard = page.locator("#table .scorecard-scroll")
+    assert scorecard.evaluate("e => e.scrollWidth > e.clientWidth")
+    score_first_option(page)
+    for number in range(2, 7):
+        expect(page.get_by_role("status")).to_contain_text(f"Your turn, Player {number}.")
+        assert in_sight(page), number
+        page.get_by_role("button", name="Roll").click()
+        expect(page.locator(".score-option").first).to_be_visible()
+        assert in_sight(page), number  # the new table, after the roll, too
+        if number == 6:
+            break
+        score_first_option(page)
+    screenshot(page, "layout-sixth-players-turn-phone")
+
+    # a player who scrolls back to look at the others' scores is left there
+    scorecard.evaluate("e => e.scrollLeft = 0")
+    next_frame(page)
+    page.get_by_role("button", name="Roll").click()
+    expect(page.locator("#roll-button")).to_contain_text("1 roll left")
+    next_frame(page)
+    assert scorecard.evaluate("e => e.scrollLeft") == 0
+    assert page.get_by_role("rowheader", name="Ones").bounding_box()["x"] < 20  # still sticky
+    score_first_option(page)
+    expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
+    assert in_sight(page)
+
+
+def test_a_friends_column_comes_into_sight_on_his_phone_at_his_turn(new_page, site: Server) -> None:
+    """Bob on his phone, the fifth at Alice's table: his turn came over the WebSocket
+    with his column, and his score buttons, out of sight."""
+    alice: Page = new_page()
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("More players at this screen").fill("Christina\nDominique\nEvangeline")
+    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_role("button", name="Create game").click()
+    bob: Page = new_page(375, 740)
+    bob.goto(alice.get_by_label("Invite link").input_value())
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join").click()
+    alice.get_by_role("button", name="Start game").click()
+    expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
+    assert bob.locator("thead th").last.inner_text() == "Bob"  # the last column
+
+    players = ["Alice", "Christina", "Dominique", "Evangeline", "Bob"]
+    for name, after in pairwise(players):
+        expect(alice.get_by_role("status")).to_contain_text(f"Your turn, {name}.")
+        alice.get_by_role("button", name="Roll").click()
+        score_first_option(alice)
+        expect(bob.locator("thead th.current")).to_have_text(after)
+    expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
+    assert in_sight(bob)
+    screenshot(bob, "layout-friends-turn-phone")
+
+    bob.reload()  # and on coming to the table
+    expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
+    assert in_sight(bob)
