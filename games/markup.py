@@ -7,9 +7,11 @@ microseconds per tag and per variable, and the table partial had some eighty of 
 here the same markup is a few f-strings joined around parts that are cached by what
 they show (dice, the roll button, the presence list, the scorecard, the turn banner).
 Every text still goes through ``gettext`` (the message ids are those of the template
-it came from), and every value through ``escape``. The parts a move rarely shows
-stay in ``table.html`` as partials: the final ranking, the host's skip buttons, and
-what only an answer carries (the zero score to confirm, the coach's hint).
+it came from), every value through ``escape``, and every player's name through
+``bidi.isolated`` (a name in a right-to-left script reorders no text beside it). The
+parts a move rarely shows stay in ``table.html`` as partials: the final ranking, the
+host's skip buttons, and what only an answer carries (the zero score to confirm, the
+coach's hint).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import get_text_list
 from django.utils.translation import get_language, gettext, ngettext
 
+from games.bidi import isolated
 from games.models import Seat
 from games.rules import Joker, TableOptions
 
@@ -59,8 +62,9 @@ class Turn(NamedTuple):
     options: TableOptions  # said under the title (``options_words``), with teams
     teams: bool
     finished: bool
-    # the names of those in first place (several for a tie) and their total, once over,
-    # and whether first place is a team's (its name is its players': "Alice & Carol")
+    # the names of those in first place (several for a tie; markup, ``column_heads``) and
+    # their total, once over, and whether first place is a team's (its name is its
+    # players': "Alice & Carol")
     winner: tuple[tuple[str, ...], int, bool] | None
     live: bool  # the viewer is to move
     player_to_move: str
@@ -90,10 +94,10 @@ class Table(NamedTuple):
     can_skip: bool
     skip_category: str  # where a skip would score its zero, translated (when can_skip)
     can_play_again: bool  # a player's, at the end
-    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name, total, winner)
+    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
     scorecard: str
     redirect: str  # where a browser at a finished table goes next, if anywhere
-    last_move: str  # what happened last ("Bob's turn was skipped: 0 in Ones"), translated
+    last_move: str  # what happened last ("Bob's turn was skipped: 0 in Ones"): markup
     turn_passed: bool  # and it passed the turn on
     perfect_as_good: str  # that its Perfect computer players play as Good, translated
 
@@ -125,7 +129,7 @@ def table(
         _turn(turn, get_language()),
     ]
     if view.last_move:
-        parts.append(f'<p class="last-move">{escape(view.last_move)}</p>')
+        parts.append(f'<p class="last-move">{view.last_move}</p>')
     if message:
         parts.append(
             f'<p id="notice" class="notice" role="alert" data-answer>{escape(str(message))}</p>'
@@ -170,8 +174,10 @@ def _announcement(view: Table) -> str:
     """The last move in words, and whose turn it is if the move passed it on, for a
     screen reader to say. Its element stays on the page, outside ``#table``, and each
     new table fills it (``hx-swap-oob``): a live region that is replaced with the
-    table at every move, as the turn banner is, is not reliably read out."""
-    said = escape(view.last_move)
+    table at every move, as the turn banner is, is not reliably read out. Its words are
+    markup as the table's are: the names in them are in ``<bdi>``, which a screen
+    reader reads as the text it holds."""
+    said = view.last_move
     joker = _joker(view.turn.joker, get_language()) if view.turn.joker else ""
     if joker:  # the dice just rolled (or held) are an extra Yahtzee
         said += " " + joker
@@ -270,16 +276,16 @@ def _banner(turn: Turn, language: str) -> str:
         names, total, team = turn.winner
         if len(names) == 1 and team:
             banner = gettext("Game over: %(names)s win with %(total)s points.") % {
-                "names": escape(names[0]),
+                "names": names[0],
                 "total": total,
             }
         elif len(names) == 1:
             banner = gettext("Game over: %(name)s wins with %(total)s points.") % {
-                "name": escape(names[0]),
+                "name": names[0],
                 "total": total,
             }
         else:
-            together = get_text_list([escape(name) for name in names], gettext("and"))
+            together = get_text_list(list(names), gettext("and"))
             banner = gettext("Game over: %(names)s share first place with %(total)s points.") % {
                 "names": together,
                 "total": total,
@@ -293,10 +299,10 @@ def _banner(turn: Turn, language: str) -> str:
             todo = gettext("Hold dice and roll again, or score.")
         else:
             todo = gettext("Choose a category to score.")
-        banner = gettext("Your turn, %(name)s.") % {"name": escape(turn.player_to_move)}
+        banner = gettext("Your turn, %(name)s.") % {"name": isolated(turn.player_to_move)}
         banner += " " + todo
     else:
-        banner = gettext("%(name)s's turn.") % {"name": escape(turn.player_to_move)}
+        banner = gettext("%(name)s's turn.") % {"name": isolated(turn.player_to_move)}
     return banner
 
 
@@ -396,10 +402,10 @@ def _presence(seats: tuple[tuple[str, str, bool, bool], ...], language: str) -> 
         if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
             state = gettext("connected") if connected else gettext("away")
             css = "online" if connected else "offline"
-            lines.append(f'<li class="{css}">{escape(name)}: {state}</li>')
+            lines.append(f'<li class="{css}">{isolated(name)}: {state}</li>')
         elif kind == Seat.Kind.BOT:
             bot = gettext("computer player")
-            line = f'<li class="bot">{escape(name)}: {bot}</li>'
+            line = f'<li class="bot">{isolated(name)}: {bot}</li>'
             (lines if handed else computers).append(line)
     if len(computers) > 1:
         counted = ngettext(

@@ -10,6 +10,7 @@ get live buttons, and only when it is their turn.
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape
 from typing import NamedTuple
 
 from django.http import HttpRequest
@@ -21,10 +22,11 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import markup, rules, services
+from games.bidi import isolated
 from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS, Skippers, skippers
-from games.scorecard import column_names, scorecard_table
+from games.scorecard import column_heads, scorecard_table
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
@@ -98,7 +100,7 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         else "",
         can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
         ranking=ranking,
-        scorecard=scorecard_table(state, column_names(state, names), live, declaring),
+        scorecard=scorecard_table(state, column_heads(state, names), live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
@@ -169,15 +171,16 @@ _WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus 
 
 
 def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> str:
-    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"); empty for
-    none. ``names`` are the seats' names by position."""
+    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
+    the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
+    by position. The translations' own text is markup, as in a template."""
     kind, name = move.get("kind"), names.get(move.get("seat"), "")
     if not name or kind not in _MOVE_WORDS:
         return ""
     words = _MOVE_WORDS[kind]
-    values = {"name": name, "points": move.get("points"), "bonus": move.get("bonus")}
+    values = {"name": isolated(name), "points": move.get("points"), "bonus": move.get("bonus")}
     if "category" in move:
-        values["category"] = gettext(state.ruleset.category(move["category"]).name)
+        values["category"] = escape(gettext(state.ruleset.category(move["category"]).name))
     if kind == GameEvent.Kind.ROLL:
         values["dice"] = ", ".join(map(str, move["dice"]))
     elif kind == GameEvent.Kind.HOLD:
@@ -257,12 +260,13 @@ def table_urls(code: str) -> dict[str, str]:
 
 
 def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
-    columns = column_names(state, names)
+    columns = column_heads(state, names)
     return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
 
 
 def _winner(state: rules.GameState, ranking: tuple) -> tuple[tuple[str, ...], int, bool]:
-    """The names in first place, their total, and whether first place is a team's."""
+    """The names in first place (markup, as ``column_heads``), their total, and whether
+    first place is a team's."""
     team = any(
         len(state.scorecards[index].players) > 1
         for rank, index, _total in state.ranking()

@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
+from games.bidi import team
 from games.bounded import Bounded
 
 HEAD_TEMPLATE = "games/table.html#scorecard-head"
@@ -48,8 +49,11 @@ class Row(NamedTuple):
     cells: tuple[Cell | str, ...]
 
 
-def column_names(state: rules.GameState, names: dict[int, str]) -> list[str]:
-    return [" & ".join(names.get(p, "?") for p in card.players) for card in state.scorecards]
+def column_heads(state: rules.GameState, names: dict[int, str]) -> list[SafeString]:
+    """Each scorecard's name as markup, its players' names isolated (``bidi.team``):
+    wherever it is shown (a column's head, the ranking, the history) a name in a
+    right-to-left script or with a bidi control leaves the text beside it as it is."""
+    return [team(names.get(p, "?") for p in card.players) for card in state.scorecards]
 
 
 class Turn(NamedTuple):
@@ -179,9 +183,10 @@ _SCORECARDS: Bounded[str, SafeString] = Bounded(256)
 def scorecard_table(
     state: rules.GameState, columns: list[str], live: bool, declaring: bool
 ) -> SafeString:
-    """The scorecard's table, rendered once per content and language. A new one is
-    joined from its columns' cells, each column cached by what it shows: between two
-    rolls only the column to move changes, and only for the player to move."""
+    """The scorecard's table, rendered once per content and language, under
+    ``columns``' heads (``column_heads``). A new one is joined from its columns' cells,
+    each column cached by what it shows: between two rolls only the column to move
+    changes, and only for the player to move."""
     key = _content_key(state, columns, live, declaring)
     html = _SCORECARDS.get(key)
     if html is None:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, queries
 from games import rules as engine
+from games.bidi import isolated_text
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
 from games.models import Game, GameEvent, ScoreEntry, Seat, new_seat_token
 from games.names import name_too_long, same_name, seat_name
@@ -542,7 +543,7 @@ def _away_seat_to_move(
     seat = next(s for s in seats if s.player_index == state.current_player)
     may_skip = presence.skippers(game, seats, state.current_player)
     if may_skip.host is None:
-        named = {"name": seat.shown_name}
+        named = {"name": isolated_text(seat.shown_name)}  # plain text: see games.bidi
         if seat.token in viewer.tokens:  # their own turn (at a shared screen, say)
             message = gettext("It is %(name)s's turn at this screen: play it here.")
             raise ActionError(message % named, code="not_away", status=409)
@@ -651,7 +652,7 @@ def _play(
                 message = gettext("A computer player plays %(name)s's turn.")
             else:
                 message = gettext("It is %(name)s's turn, not yours.")
-            raise NotYourSeat(message % {"name": seat.shown_name})
+            raise NotYourSeat(message % {"name": isolated_text(seat.shown_name)})
         try:
             new_state = act(state, seat.player_index)
         except engine.RulesError as error:

@@ -8,18 +8,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services
 from games.analysis import analyse, chart
+from games.bidi import isolated
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
 from games.names import name_key
 from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
-from games.scorecard import column_names, scorecard_rows
+from games.scorecard import column_heads, scorecard_rows
 from games.services import MAX_SEATS, Viewer
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
@@ -98,7 +101,7 @@ def in_progress(viewer: Viewer) -> list[dict]:
 def _summary(game: Game, as_good: dict[tuple[int, int], str]) -> dict:
     state = game.engine_state()
     names = _names(game, {pos: how for (id_, pos), how in as_good.items() if id_ == game.id})
-    columns = column_names(state, names)
+    columns = column_heads(state, names)
     ranking = state.ranking()
     return {
         "game": game,
@@ -137,7 +140,7 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     context = {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "columns": column_names(state, summary_names),
+        "columns": column_heads(state, summary_names),
         "rows": scorecard_rows(state, {}, live=False, declaring=False),
         "current_column": None,
         "step": step,
@@ -149,12 +152,12 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "decision": analysis.decisions.get(step),
         "played_as_good": _played_as_good_notes(game, turns_as_good),
         **_analysis_context(
-            game, analysis, column_names(state, summary_names), len(state.categories)
+            game, analysis, column_heads(state, summary_names), len(state.categories)
         ),
         "ranking": [
             {
                 "rank": rank,
-                "name": column_names(game.engine_state(), summary_names)[i],
+                "name": column_heads(game.engine_state(), summary_names)[i],
                 "total": total,
             }
             for rank, i, total in game.engine_state().ranking()
@@ -280,33 +283,41 @@ def _dice_shown(step) -> list[tuple[int, bool]]:
     return [(face, False) for face in step.before.dice]
 
 
-def _describe(step, names: dict[int, str]) -> str:
-    data, name = step.event.data, names.get(step.player, "?")
-    category = step.before.ruleset.category
+def _describe(step, names: dict[int, str]) -> SafeString:
+    """What a step did, in words, as markup: the name in them isolated (``bidi``)."""
+    data, name = step.event.data, isolated(names.get(step.player, "?"))
+
+    def category(key: str) -> str:
+        return escape(gettext(step.before.ruleset.category(key).name))
+
     if step.event.kind == "roll":
-        return gettext("%(name)s rolls %(dice)s (roll %(roll)s).") % {
+        words = gettext("%(name)s rolls %(dice)s (roll %(roll)s).") % {
             "name": name,
             "dice": " ".join(map(str, data["dice"])),
             "roll": data["roll_number"],
         }
-    if step.event.kind == "hold":
+    elif step.event.kind == "hold":
         held = [str(step.before.dice[i]) for i in data["held"]]
-        return gettext("%(name)s holds %(dice)s.") % {
+        words = gettext("%(name)s holds %(dice)s.") % {
             "name": name,
-            "dice": " ".join(held) or gettext("nothing"),
+            "dice": " ".join(held) or escape(gettext("nothing")),
         }
-    if step.event.kind == "declare":
-        return gettext("%(name)s declares %(category)s as target.") % {
+    elif step.event.kind == "declare":
+        words = gettext("%(name)s declares %(category)s as target.") % {
             "name": name,
-            "category": gettext(category(data["category"]).name),
+            "category": category(data["category"]),
         }
-    if step.event.kind == "skip":
-        return gettext("%(name)s's turn is skipped.") % {"name": name}
-    return gettext("%(name)s scores %(points)s in %(category)s.") % {
-        "name": name,
-        "points": data["points"],
-        "category": gettext(category(data["category"]).name),
-    }
+    elif step.event.kind == "skip":
+        words = gettext("%(name)s's turn is skipped.") % {"name": name}
+    else:
+        words = gettext("%(name)s scores %(points)s in %(category)s.") % {
+            "name": name,
+            "points": data["points"],
+            "category": category(data["category"]),
+        }
+    # safe: the translations' own text is markup, as in a template; the name is
+    # isolated and escaped, the categories' names escaped, the rest numbers
+    return mark_safe(words)
 
 
 _UNAVAILABLE = {
