@@ -115,6 +115,12 @@ def version(game: Game) -> str:
     return str(Game.objects.get(pk=game.pk).version)
 
 
+def unisolated(html: str) -> str:
+    """``html`` with its names' isolation taken out (``<bdi>`` and FSI ... PDI:
+    ``games.bidi``), for a test of what a page says rather than of how it isolates."""
+    return re.sub("</?bdi>|[\u2068\u2069]", "", html)
+
+
 def fresh(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 

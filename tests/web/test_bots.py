@@ -19,7 +19,7 @@ from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec, Viewer
 from games.strategy import tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, play_to_the_end, version
+from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 from tests.web.test_room import bobs_turn, join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -133,14 +133,16 @@ def test_a_human_and_a_bot_take_turns(alice: Client, dice: object, bot_choices: 
     alice.post(
         f"/g/{game.code}/score/", {"version": version(game), "category": "chance", "confirm": "1"}
     )
-    page = alice.get(f"/g/{game.code}/").content.decode()
+    page = unisolated(alice.get(f"/g/{game.code}/").content.decode())
     assert "Computer 1 (Perfect)'s turn." in page
     assert "Computer 1 (Perfect): computer player" in page
     refused = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert refused.status_code == 403
     # the words of a seat handed to the computer ("A computer player plays ...'s turn")
     # are not for a computer player's own
-    assert "It is Computer 1 (Perfect)&#x27;s turn, not yours." in refused.content.decode()
+    assert "It is Computer 1 (Perfect)&#x27;s turn, not yours." in unisolated(
+        refused.content.decode()
+    )
 
     run_bots(game)
 
@@ -163,9 +165,11 @@ def test_the_host_hands_an_away_player_to_the_computer(
 
     too_soon = alice.post(f"/g/{game.code}/handover/", {"version": version(game)}, **HTMX)
     assert too_soon.status_code == 409
-    assert "Bob is at the table: wait for their move." in too_soon.content.decode()
+    assert "Bob is at the table: wait for their move." in unisolated(too_soon.content.decode())
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
-    assert "Let the computer play for Bob" in alice.get(f"/g/{game.code}/").content.decode()
+    assert "Let the computer play for Bob" in unisolated(
+        alice.get(f"/g/{game.code}/").content.decode()
+    )
     by_bob = bob.post(f"/g/{game.code}/handover/", {"version": version(game)}, **HTMX)
     assert by_bob.status_code == 403  # only the host
 
@@ -173,7 +177,7 @@ def test_the_host_hands_an_away_player_to_the_computer(
 
     bob_seat = Seat.objects.get(name="Bob")
     assert (bob_seat.kind, bob_seat.bot_level) == ("bot", "good")
-    table = alice.get(f"/g/{game.code}/").content.decode()
+    table = unisolated(alice.get(f"/g/{game.code}/").content.decode())
     assert "Bob: computer player" in table
     assert "Alice: away" in table  # still a table with a friend: its players are listed
     late = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
@@ -182,7 +186,7 @@ def test_the_host_hands_an_away_player_to_the_computer(
 
     # At the end the seat is not offered back (the game is over), the next game gives
     # it; Bob, whose game the computer finished, may ask for it as a player
-    at_the_end = bob.get(f"/g/{game.code}/").content.decode()
+    at_the_end = unisolated(bob.get(f"/g/{game.code}/").content.decode())
     assert "Take Bob's seat back" not in at_the_end
     assert f'action="/g/{game.code}/again/"' in at_the_end
     assert bob.post(f"/g/{game.code}/again/").status_code == 302
@@ -209,13 +213,13 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     services.bot_move(game.code, fresh(game).version)  # the computer rolls for Bob
     watcher = Client()
 
-    page = bob.get(f"/g/{game.code}/").content.decode()
+    page = unisolated(bob.get(f"/g/{game.code}/").content.decode())
     assert "While you were away, the host let a computer player play for Bob." in page
     assert "Take Bob's seat back" in page
     assert "Take" not in alice.get(f"/g/{game.code}/").content.decode()  # hers is hers
     played = bob.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-    assert "A computer player plays Bob&#x27;s turn." in played.content.decode()
-    assert "It is Bob&#x27;s turn" not in played.content.decode()
+    assert "A computer player plays Bob&#x27;s turn." in unisolated(played.content.decode())
+    assert "It is Bob&#x27;s turn" not in unisolated(played.content.decode())
     refused = watcher.post(f"/g/{game.code}/takeback/", **HTMX)
     assert refused.status_code == 403
     assert "No seat at this table was handed over from this browser." in refused.content.decode()
@@ -231,7 +235,7 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     rolls = before.engine_state().roll_number
     bob.post(f"/g/{game.code}/roll/", {"version": version(game)})  # and Bob plays on
     assert fresh(game).engine_state().roll_number == rolls + 1
-    assert "Take Bob" not in bob.get(f"/g/{game.code}/").content.decode()
+    assert "Take Bob" not in unisolated(bob.get(f"/g/{game.code}/").content.decode())
 
 
 def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
@@ -274,7 +278,7 @@ def take_back_fields(page: str, name: str = "Bob") -> dict[str, str]:
     """The fields of the page's button that takes ``name``'s seat back."""
     form = re.search(
         rf"<form class=\"handed-over\"(?:(?!</form>).)*Take {name}'s seat back.*?</form>",
-        page,
+        unisolated(page),
         re.S,
     ).group(0)
     return dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
@@ -318,7 +322,7 @@ def test_each_take_back_button_takes_back_its_own_seat(
     stale = alice.post(f"/g/{game.code}/takeback/", carols, **HTMX)  # from another tab
     assert stale.status_code == 409
     assert Seat.objects.get(game=game, name="Alice").kind == Seat.Kind.BOT
-    assert "Take Carol" not in alice.get(f"/g/{game.code}/").content.decode()
+    assert "Take Carol" not in unisolated(alice.get(f"/g/{game.code}/").content.decode())
 
 
 def hosts_seat_handed_over(alice: Client, bob: Client) -> Game:
@@ -337,7 +341,7 @@ def bob_may_act_for_the_away_host(bob: Client, game: Game) -> None:
     Seat.objects.filter(game=game, name="Alice").update(
         connections=0, away_since=timezone.now() - timedelta(minutes=1)
     )
-    assert "Skip Alice's turn" in bob.get(f"/g/{game.code}/").content.decode()
+    assert "Skip Alice's turn" in unisolated(bob.get(f"/g/{game.code}/").content.decode())
     assert bob.post(f"/g/{game.code}/skip/", {"version": version(game)}).status_code == 302
     assert fresh(game).engine_state().scorecards[0].entries[-1][1] == 0
 

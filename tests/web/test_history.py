@@ -12,7 +12,7 @@ from django.test import Client
 from games import services
 from games.models import Game, GameEvent, Seat
 from games.strategy import tables
-from tests.conftest import create_game, fresh, play_to_the_end, version
+from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -42,7 +42,7 @@ def test_a_tie_is_told_as_a_shared_first_place(
     monkeypatch.setattr(services, "rng", _AllOnes())  # both play the same game
     game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
 
-    page = alice.get(f"/g/{game.code}/").content.decode()
+    page = unisolated(alice.get(f"/g/{game.code}/").content.decode())
 
     total = game.engine_state().ranking()[0][2]
     assert [rank for rank, _, _ in game.engine_state().ranking()] == [1, 1]
@@ -58,8 +58,9 @@ def test_a_winning_team_is_told_as_its_players(alice: Client, dice: object) -> N
 
     (_rank, index, total), (second, *_) = game.engine_state().ranking()
     assert second == 2  # one team first
-    names = " &amp; ".join(
-        ("Alice", "Bob", "Carol", "Dave")[p] for p in game.engine_state().scorecards[index].players
+    names = " &amp; ".join(  # each of the team isolated (games.bidi)
+        f"<bdi>{('Alice', 'Bob', 'Carol', 'Dave')[p]}</bdi>"
+        for p in game.engine_state().scorecards[index].players
     )
     assert f"Game over: {names} win with {total} points." in page
     assert "wins with" not in page
@@ -196,7 +197,7 @@ def test_the_review_steps_through_every_roll_and_score(alice: Client, finished: 
     steps = finished.events.filter(kind__in=["roll", "score"]).count()
 
     last = alice.get(f"/g/{finished.code}/review/").content.decode()
-    first = alice.get(f"/g/{finished.code}/review/?step=1", **HTMX).content.decode()
+    first = unisolated(alice.get(f"/g/{finished.code}/review/?step=1", **HTMX).content.decode())
 
     assert f"Step {steps} of {steps}" in last
     assert "Step 1 of" in first and "Alice rolls" in first
@@ -324,7 +325,8 @@ def test_a_player_finds_the_way_back_to_the_games_not_over(
     waiting = create_game(alice, invites="1")
     bob.post(f"/g/{waiting.code}/join/", {"name": "Bob"})
 
-    for page in (alice.get("/").content.decode(), alice.get("/history/").content.decode()):
+    for page in (alice.get("/"), alice.get("/history/")):
+        page = unisolated(page.content.decode())
         assert "Your games in progress" in page
         links = re.findall(r'<li><a href="([^"]+)">([^<]+)</a>', page)
         assert links == [

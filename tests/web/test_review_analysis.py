@@ -10,7 +10,7 @@ from django.test import Client
 from games import analysis, rules, services
 from games.strategy import advice, tables
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, play_to_the_end, solved_tables, version
+from tests.conftest import create_game, fresh, play_to_the_end, solved_tables, unisolated, version
 
 # Upper section only, one player: 6 turns. Dice of every roll, in order.
 DICE = [6] * 5 + [5] * 5 + [1, 2, 3, 4, 4] + [4, 4, 1] + [2, 2, 2, 3, 3] + [3, 3, 3, 1, 1]
@@ -72,7 +72,7 @@ def test_the_review_page_shows_skill_luck_and_the_chart(alice: Client, scripted_
     page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
 
     assert "Skill and luck" in page
-    row = re.search(r"<tr><th scope=\"row\">Alice</th>(.*?)</tr>", page).group(1)
+    row = re.search(r"<tr><th scope=\"row\"><bdi>Alice</bdi></th>(.*?)</tr>", page).group(1)
     cells = re.findall(r"<td>(.*?)</td>", row)
     assert cells == [
         str(card.final),
@@ -98,7 +98,7 @@ def test_the_review_writes_decimals_in_finnish_but_draws_with_points(
 
     page = alice.get(f"/g/{scripted_game.code}/review/").content.decode()
 
-    figures = r"<tr><th scope=\"row\">Alice</th>(.*?)</tr>"
+    figures = r"<tr><th scope=\"row\"><bdi>Alice</bdi></th>(.*?)</tr>"
     english = re.findall(r"<td>(.*?)</td>", re.search(figures, in_english).group(1))
     finnish = re.findall(r"<td>(.*?)</td>", re.search(figures, page).group(1))
     assert finnish == [cell.replace(".", ",") for cell in english] != english
@@ -129,7 +129,7 @@ def test_the_charts_numbers_are_a_table_under_it(alice: Client, scripted_game) -
     numbers = re.search(r'<details class="chart-numbers">(.*?)</details>', page, re.S).group(1)
     assert "<summary>Show the chart's numbers</summary>" in numbers
     assert "<caption>Expected final score after each turn</caption>" in numbers
-    assert '<th scope="col">Turn</th><th scope="col">Alice</th>' in numbers
+    assert '<th scope="col">Turn</th><th scope="col"><bdi>Alice</bdi></th>' in numbers
     rows = re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td></tr>', numbers)
     assert rows == [
         ("Start" if turn == 0 else str(turn), f"{value:.1f}")
@@ -229,7 +229,7 @@ def test_a_keeps_verdict_says_which_dice_it_judges(alice: Client, scripted_game)
     """A keep is judged beside the roll that followed it: its verdict names the dice it
     was made on, or it would read as advice on the new dice (QA finding)."""
     keep = analysis.analyse(scripted_game).decisions[8]
-    page = alice.get(f"/g/{scripted_game.code}/review/?step=8").content.decode()
+    page = unisolated(alice.get(f"/g/{scripted_game.code}/review/?step=8").content.decode())
     alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
     in_finnish = alice.get(f"/g/{scripted_game.code}/review/?step=8").content.decode()
 

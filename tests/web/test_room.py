@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
-from tests.conftest import create_game, fresh, version
+from tests.conftest import create_game, fresh, unisolated, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -49,7 +49,7 @@ def test_the_lobby_shows_the_invite_link_and_qr_code(alice: Client, lobby: Game)
 
 def test_each_personal_link_says_whose_seat_it_is(alice: Client, dice: object) -> None:
     shared = create_game(alice, invites="1", players="Carol")
-    page = alice.get(f"/g/{shared.code}/lobby/").content.decode()
+    page = unisolated(alice.get(f"/g/{shared.code}/lobby/").content.decode())
     alone = alice.get(f"/g/{create_game(alice, invites='1').code}/lobby/").content.decode()
 
     carol = shared.seats.get(name="Carol")
@@ -209,7 +209,7 @@ def test_a_friend_the_host_removed_is_told_so(alice: Client, bob: Client, lobby:
 def test_the_invite_says_whose_game_and_what_it_is(alice: Client, bob: Client) -> None:
     game = create_game(alice, invites="1", ruleset="yahtzee", forced_order="on")
 
-    page = bob.get(f"/g/{game.code}/join/").content.decode()
+    page = unisolated(bob.get(f"/g/{game.code}/join/").content.decode())
 
     assert "Alice invites you to a game of American Yahtzee." in page
     assert "<small>Forced order</small>" in page
@@ -294,7 +294,8 @@ def test_the_lobby_says_the_house_rules_and_each_seats_team(alice: Client, dice:
     page = alice.get(f"/g/{game.code}/lobby/").content.decode()
 
     assert "Forced order, Teams" in page
-    assert re.findall(r"<span>([^<]+)</span>\s*<small class=\"team\">Team (\d)", page) == [
+    team = r"<span><bdi>([^<]+)</bdi></span>\s*<small class=\"team\">Team (\d)"
+    assert re.findall(team, page) == [
         ("Alice", "1"),
         ("Bob", "2"),
         ("Open seat 3", "1"),
@@ -309,15 +310,15 @@ def test_a_friend_leaves_and_the_seat_is_open_again(
     page = bob.get(f"/g/{lobby.code}/lobby/").content.decode()
     assert "Leave this table</button>" in page
     assert "Leave this table" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
-    assert re.search(r"<span>Bob</span>\s*<small class=\"online\">here</small>", page)
-    assert re.search(r"<span>Alice</span>\s*<small class=\"offline\">away</small>", page)
+    assert re.search(r"<span><bdi>Bob</bdi></span>\s*<small class=\"online\">here</small>", page)
+    assert re.search(r"<span><bdi>Alice</bdi></span>\s*<small class=\"offline\">away</small>", page)
 
     response = bob.post(f"/g/{lobby.code}/leave/", **HTMX)
 
     assert response["HX-Redirect"] == f"/g/{lobby.code}/join/"
     seats = list(fresh(lobby).seats.all())
     assert [(s.name, s.is_open) for s in seats] == [("Alice", False), ("", True)]
-    assert "Bob" not in alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    assert "Bob" not in unisolated(alice.get(f"/g/{lobby.code}/lobby/").content.decode())
     # his page in another tab, pushed the lobby, offers the seat again
     assert f'<a class="button" href="/g/{lobby.code}/join/">Take a seat</a>' in (
         bob.get(f"/g/{lobby.code}/lobby/").content.decode()
@@ -364,7 +365,7 @@ def test_the_host_keeps_a_seat_of_their_own(alice: Client, bob: Client, dice: ob
     alices, carols = (Seat.objects.get(game=lobby, name=n) for n in ("Alice", "Carol"))
 
     alice.post(f"/g/{lobby.code}/seats/{carols.position}/remove/", {"version": version(lobby)})
-    page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+    page = unisolated(alice.get(f"/g/{lobby.code}/lobby/").content.decode())
     before = fresh(lobby)
     refused = alice.post(
         f"/g/{lobby.code}/seats/{alices.position}/remove/", {"version": version(lobby)}, **HTMX
@@ -408,11 +409,13 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
 
     too_soon = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
     assert too_soon.status_code == 409
-    assert "Bob is at the table: wait for their move." in too_soon.content.decode()
+    assert "Bob is at the table: wait for their move." in unisolated(too_soon.content.decode())
 
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
     # the button says where the zero goes
-    assert "Skip Bob's turn (0 in Ones)" in alice.get(f"/g/{lobby.code}/").content.decode()
+    assert "Skip Bob's turn (0 in Ones)" in unisolated(
+        alice.get(f"/g/{lobby.code}/").content.decode()
+    )
     alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
 
     state = fresh(lobby).engine_state()
@@ -420,7 +423,7 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     assert state.scorecards[1].entries == (("ones", 0),)  # the lowest-value open category
     # Bob, back, is told where his zero came from, and so is everyone at the table
     for page in (bob.get(f"/g/{lobby.code}/"), alice.get(f"/g/{lobby.code}/")):
-        assert '<p class="last-move">Bob&#x27;s turn was skipped: 0 in Ones.</p>' in (
+        assert '<p class="last-move"><bdi>Bob</bdi>\'s turn was skipped: 0 in Ones.</p>' in (
             page.content.decode()
         )
 
@@ -436,7 +439,7 @@ def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_play(
     skip = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
 
     assert skip.status_code == 409
-    assert "Bob is at the table: wait for their move." in skip.content.decode()
+    assert "Bob is at the table: wait for their move." in unisolated(skip.content.decode())
     assert fresh(lobby).engine_state().roll_number == 1  # his turn goes on
 
 
@@ -452,7 +455,7 @@ def test_a_player_whose_page_has_no_socket_is_not_gone_while_they_look_at_the_ta
     skip = alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)}, **HTMX)
 
     assert skip.status_code == 409
-    assert "Bob is at the table: wait for their move." in skip.content.decode()
+    assert "Bob is at the table: wait for their move." in unisolated(skip.content.decode())
     assert fresh(lobby).engine_state().current_player == 1  # his turn goes on
 
 
@@ -471,13 +474,13 @@ def test_a_host_whose_page_has_no_socket_is_not_gone_while_she_looks_at_the_tabl
     )
     before = fresh(game)
 
-    hosts_table = alice.get(f"/g/{game.code}/").content.decode()
+    hosts_table = unisolated(alice.get(f"/g/{game.code}/").content.decode())
     by_carol = carol.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
 
     assert "Skip Bob's turn" in hosts_table
     assert by_carol.status_code == 403
     assert "The host is at the table: only the host can do that." in by_carol.content.decode()
-    assert "Skip Bob" not in carol.get(f"/g/{game.code}/").content.decode()
+    assert "Skip Bob" not in unisolated(carol.get(f"/g/{game.code}/").content.decode())
     after = fresh(game)
     assert (after.version, after.state) == (before.version, before.state)
 
@@ -488,10 +491,12 @@ def test_with_the_host_gone_too_a_friend_may_skip_the_player_to_move(
     # Alice is the host and to move, and has closed her page: only Bob can go on.
     join(bob, lobby, "Bob")
     alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
-    assert "Skip Alice" not in bob.get(f"/g/{lobby.code}/").content.decode()  # not gone yet
+    assert "Skip Alice" not in unisolated(
+        bob.get(f"/g/{lobby.code}/").content.decode()
+    )  # not gone yet
 
     Seat.objects.filter(name="Alice").update(away_since=timezone.now() - timedelta(minutes=1))
-    page = bob.get(f"/g/{lobby.code}/").content.decode()
+    page = unisolated(bob.get(f"/g/{lobby.code}/").content.decode())
     assert '<li class="offline">Alice: away</li>' in page and "Skip Alice's turn" in page
     bob.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
 
@@ -518,7 +523,7 @@ def test_while_the_host_is_there_only_she_may_skip(
     assert "The host is at the table: only the host can do that." in by_carol.content.decode()
     assert "Only the host of this table can do that." in by_watcher.content.decode()
     assert by_carol.status_code == by_watcher.status_code == 403
-    assert "Skip Bob" not in carol.get(f"/g/{game.code}/").content.decode()
+    assert "Skip <bdi>Bob" not in carol.get(f"/g/{game.code}/").content.decode()
     after = fresh(game)
     assert (after.version, after.state) == (before.version, before.state)
 
@@ -540,7 +545,7 @@ def test_a_refused_skip_of_a_player_at_the_table_says_the_real_reason(
     def refused(client: Client) -> tuple[int, str]:
         answer = client.post(f"/g/{game.code}/{action}/", {"version": version(game)}, **HTMX)
         notice = re.search(r'<p id="notice"[^>]*>(.*?)</p>', answer.content.decode())
-        return answer.status_code, notice.group(1).replace("&#x27;", "'")
+        return answer.status_code, unisolated(notice.group(1)).replace("&#x27;", "'")
 
     assert refused(carol) == (403, "Only the host can do that, and only once Bob has gone away.")
     assert refused(alice) == (409, "Bob is at the table: wait for their move.")
@@ -567,7 +572,7 @@ def test_a_friend_refused_a_skip_of_the_host_is_told_to_wait_for_her_move(
     refused = bob.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
 
     assert refused.status_code == 409
-    assert "Alice is at the table: wait for their move." in refused.content.decode()
+    assert "Alice is at the table: wait for their move." in unisolated(refused.content.decode())
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, ScoreEntry
-from tests.conftest import NEW_GAME, create_game, fresh, version
+from tests.conftest import NEW_GAME, create_game, fresh, unisolated, version
 from tests.web.test_room import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -33,7 +33,7 @@ def score(client: Client, game: Game, category: str, **extra: str):
 
 def test_the_table_shows_dice_as_buttons_and_a_scorecard(alice: Client, game: Game) -> None:
     roll(alice, game)
-    page = alice.get(f"/g/{game.code}/").content.decode()
+    page = unisolated(alice.get(f"/g/{game.code}/").content.decode())
 
     state = fresh(game).engine_state()
     for number, face in enumerate(state.dice, start=1):
@@ -115,7 +115,7 @@ def test_scoring_writes_the_entry_and_passes_the_turn(alice: Client, game: Game)
     entry = ScoreEntry.objects.get(game=game)
     assert (entry.category, entry.points, entry.scorecard) == ("chance", sum(dice), 0)
     assert fresh(game).engine_state().current_player == 1
-    assert "Your turn, Bob." in response.content.decode()
+    assert "Your turn, Bob." in unisolated(response.content.decode())
 
 
 def test_a_zero_score_asks_for_confirmation_first(alice: Client, game: Game) -> None:
@@ -178,7 +178,7 @@ def test_a_player_cannot_act_out_of_turn(alice: Client, bob: Client, dice: objec
     response = roll(bob, game)
 
     assert response.status_code == 403
-    assert "It is Alice&#x27;s turn, not yours." in response.content.decode()
+    assert "It is Alice&#x27;s turn, not yours." in unisolated(response.content.decode())
     assert fresh(game).engine_state().roll_number == 0
 
 
@@ -310,12 +310,13 @@ def test_the_presence_list_names_who_is_connected_away_or_a_computer(
     in_finnish = presence_list(alice, game)
 
     assert listed == [
-        '<li class="offline">Alice: away</li>',  # the host, whose page has no socket here
-        '<li class="offline">&lt;b&gt;Bob&lt;/b&gt;: away</li>',
-        '<li class="online">Carol: connected</li>',
-        '<li class="bot">Computer 1 (Good): computer player</li>',
+        '<li class="offline"><bdi>Alice</bdi>: away</li>',  # the host, with no socket here
+        '<li class="offline"><bdi>&lt;b&gt;Bob&lt;/b&gt;</bdi>: away</li>',
+        '<li class="online"><bdi>Carol</bdi>: connected</li>',
+        '<li class="bot"><bdi>Computer 1 (Good)</bdi>: computer player</li>',
     ]
-    assert in_finnish[2] == '<li class="online">Carol: paikalla</li>' and len(in_finnish) == 4
+    assert in_finnish[2] == '<li class="online"><bdi>Carol</bdi>: paikalla</li>'
+    assert len(in_finnish) == 4
 
 
 def test_the_sites_computer_players_are_one_line_of_the_presence_list(
@@ -330,8 +331,8 @@ def test_the_sites_computer_players_are_one_line_of_the_presence_list(
     alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
 
     assert listed == [
-        '<li class="offline">Alice: away</li>',
-        '<li class="offline">Bob: away</li>',
+        '<li class="offline"><bdi>Alice</bdi>: away</li>',
+        '<li class="offline"><bdi>Bob</bdi>: away</li>',
         '<li class="bot">3 computer players</li>',
     ]
     assert presence_list(alice, game)[2] == '<li class="bot">3 tietokonepelaajaa</li>'
@@ -440,13 +441,14 @@ def test_the_table_says_the_last_move_and_announces_it(alice: Client, dice: obje
     )
     points = fresh(game).engine_state().scorecards[0].entries[0][1]
 
-    assert f'<p class="last-move">Alice rolled {dice_shown}.</p>' in rolled.content.decode()
-    assert f'<p class="last-move">Alice holds {face}.</p>' in held.content.decode()
+    alice_ = "<bdi>Alice</bdi>"  # each name isolated (games.bidi), in the live region too
+    assert f'<p class="last-move">{alice_} rolled {dice_shown}.</p>' in rolled.content.decode()
+    assert f'<p class="last-move">{alice_} holds {face}.</p>' in held.content.decode()
     answer = scored.content.decode()
-    assert f'<p class="last-move">Alice scored {points} in Chance.</p>' in answer
+    assert f'<p class="last-move">{alice_} scored {points} in Chance.</p>' in answer
     assert (
         '<p id="announcement" class="visually-hidden" aria-live="polite" hx-swap-oob="innerHTML">'
-        f"Alice scored {points} in Chance. Your turn, Bob. Roll the dice.</p>"
+        f"{alice_} scored {points} in Chance. Your turn, <bdi>Bob</bdi>. Roll the dice.</p>"
     ) in answer
     page = alice.get(f"/g/{game.code}/").content.decode()  # the whole page has it too
     assert page.count('id="announcement"') == 1 and page.count('class="last-move"') == 1
@@ -468,7 +470,7 @@ def test_the_last_move_says_an_extra_yahtzees_bonus(alice: Client) -> None:
         **HTMX,
     ).content.decode()
 
-    assert "Alice scored 30 in Sixes and a Yahtzee bonus of 100." in answer
+    assert "<bdi>Alice</bdi> scored 30 in Sixes and a Yahtzee bonus of 100." in answer
     assert fresh(game).engine_state().totals(0).total == 50 + 30 + 100
 
 
@@ -615,7 +617,7 @@ def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> N
     )
 
     assert markup._presence(seats, "en") == (
-        '<li class="online">Alice: connected</li>'
-        '<li class="bot">Bob: computer player</li>'
+        '<li class="online"><bdi>Alice</bdi>: connected</li>'
+        '<li class="bot"><bdi>Bob</bdi>: computer player</li>'
         '<li class="bot">2 computer players</li>'
     )

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import translation
 
 from games.markup import watching
-from tests.conftest import create_game
+from tests.conftest import create_game, unisolated
 
 PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
 SAME_IN_FINNISH = {"Bonus", "Yatzy", "Yahtzee"}
@@ -66,7 +66,7 @@ def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: objec
     game = create_game(alice, players="Bob", coach="on")
     alice.post(f"/g/{game.code}/roll/", {"version": str(game.version)})
 
-    page = alice.get(f"/g/{game.code}/").content.decode()
+    page = unisolated(alice.get(f"/g/{game.code}/").content.decode())
 
     assert '<html lang="fi">' in page
     assert "Sinun vuorosi, Alice." in page

@@ -21,7 +21,7 @@ from tests.ws.test_consumer import ORIGIN, settled
 from yatzy_site.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-OFFER = "Take Bob's seat back"
+OFFER = "Take <bdi>Bob</bdi>'s seat back"
 
 
 def page_socket(code: str, client: Client) -> WebsocketCommunicator:
@@ -70,7 +70,7 @@ async def test_a_page_whose_socket_comes_back_is_offered_its_seat_back(
     first = await bobs_page.receive_from(timeout=5)
 
     assert first.startswith('<div id="handed-over" hx-swap-oob="true">')
-    assert "While you were away, the host let a computer player play for Bob." in first
+    assert "the host let a computer player play for <bdi>Bob</bdi>." in first
     assert OFFER in first and 'hx-post="/g/' in first  # sent with htmx's CSRF header
     bob_seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert f'name="seat" value="{bob_seat.position}"' in first  # the button names its seat
@@ -102,7 +102,8 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert (seat.connections, seat.away_since) == (1, None)  # counted at his seat again
     assert await counted_in_database(game, 0) == 0
-    assert "Bob: connected" in await received_until(hosts_page, "Bob: connected")
+    connected = "<bdi>Bob</bdi>: connected"
+    assert connected in await received_until(hosts_page, connected)
 
     await other_page.disconnect()  # and when that tab goes, Bob is away again
     await asyncio.sleep(0.1)
@@ -165,7 +166,7 @@ def carols_turn_with_the_hosts_seat_handed_over(alice: Client, bob: Client) -> G
 
 def bob_may_skip_carol(bob: Client, game: Game) -> bool:
     """Whether Bob is offered Carol's skip; if he is, he takes it (and it must be taken)."""
-    offered = "Skip Carol's turn" in bob.get(f"/g/{game.code}/").content.decode()
+    offered = "Skip <bdi>Carol</bdi>'s turn" in bob.get(f"/g/{game.code}/").content.decode()
     skipped = bob.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
     assert (skipped.status_code == 204) == offered, skipped.content.decode()[:300]
     return offered
@@ -195,7 +196,7 @@ async def test_friends_may_not_act_for_a_host_whose_page_is_back(
 
     assert not await sync_to_async(bob_may_skip_carol)(bob, game)
     hosts_table = await sync_to_async(alice.get)(f"/g/{game.code}/")
-    assert "Skip Carol's turn" in hosts_table.content.decode()  # hers to skip
+    assert "Skip <bdi>Carol</bdi>'s turn" in hosts_table.content.decode()  # hers to skip
 
     await hosts_page.disconnect()
     await asyncio.sleep(0.1)
