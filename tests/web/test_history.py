@@ -382,3 +382,25 @@ def test_a_game_logged_before_the_level_played_was_shows_as_it_did(
 
     assert "Computer 1 (Perfect)" in history and "played as Good" not in history
     assert "Computer 1 (Perfect)" in review and "played as Good" not in review
+
+
+def test_a_right_to_left_name_is_isolated_in_the_history_and_the_review(
+    alice: Client, dice: object
+) -> None:
+    """On the public history "Mallory 22, Bob 35" showed as "53 boB ,22 yrollaM": the
+    override (U+202E) of a name stored before names were cleaned of it ran on to the
+    end of the row. Each name is in <bdi>, on the history and all through the review."""
+    game = play_to_the_end(alice, create_game(alice, players="محمد", upper_only="on"))
+    Seat.objects.filter(game=game, name="Alice").update(name="\u202eMallory")
+    mallory, arabic = "<bdi>\u202eMallory</bdi>", "<bdi>محمد</bdi>"
+    totals = [game.engine_state().totals(i).total for i in (0, 1)]
+
+    history = Client().get("/history/?tab=public").content.decode()
+    review = alice.get(f"/g/{game.code}/review/?step=1").content.decode()
+
+    players = re.findall(r'<span class="(?:winner)?">(.*?)</span>', history)
+    assert players == [f"{mallory} {totals[0]}", f"{arabic} {totals[1]}"]
+    assert f'<th scope="col">{mallory}</th><th scope="col">{arabic}</th>' in review  # columns
+    assert f"{mallory} <strong>{totals[0]}</strong>" in review  # the ranking
+    assert f'<p class="step-text">{mallory} rolls ' in review  # the step, and the turns'
+    assert f"<li><strong>{arabic}</strong>" in review and f"{arabic} scores " in review

@@ -257,3 +257,17 @@ def test_a_read_of_the_game_shows_the_skip_its_key_says_however_late_it_is_rende
     assert "Skip <bdi>Bob" not in host and "Skip <bdi>Bob" not in spectator
     host_now = rendering.table_partial(read_game(id=game.id), peek_viewer(alice.session))
     assert "Skip <bdi>Bob</bdi>" in host_now
+
+
+def test_each_name_of_a_teams_column_is_isolated_on_its_own(db: None) -> None:
+    """One isolate around "Mallory & Bob" would let the override (U+202E) stored in the
+    first name reverse the second: each is in <bdi> of its own, and escaped."""
+    state = rules.new_game("yatzy", [[0, 1], [2]], rules.TableOptions())
+    names = {0: "\u202eMallory", 1: "<b>Bob</b>", 2: "محمد"}
+
+    heads = scorecard.column_heads(state, names)
+    table = scorecard.scorecard_table(state, heads, False, False)
+
+    mallory_and_bob = "<bdi>\u202eMallory</bdi> &amp; <bdi>&lt;b&gt;Bob&lt;/b&gt;</bdi>"
+    assert heads == [mallory_and_bob, "<bdi>محمد</bdi>"]
+    assert f">{mallory_and_bob}</th>" in table and "><bdi>محمد</bdi></th>" in table

@@ -607,3 +607,16 @@ def test_a_move_before_the_start_is_refused_on_a_page_of_its_own(
             assert (response["HX-Retarget"], response["HX-Reswap"]) == ("body", "innerHTML")
     after = fresh(lobby)
     assert (after.version, after.status, after.state) == (before.version, "lobby", before.state)
+
+
+def test_a_name_in_the_lobby_is_isolated_and_so_is_the_label_that_names_it(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    """An attribute holds no <bdi>: there the name is between FSI and PDI (U+2068,
+    U+2069), which isolate in plain text."""
+    join(bob, lobby, "محمد")
+
+    page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
+
+    assert "<span><bdi>محمد</bdi></span>" in page
+    assert 'aria-label="Remove \u2068محمد\u2069"' in page

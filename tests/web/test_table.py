@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Game, ScoreEntry
+from games.models import Game, ScoreEntry, Seat
 from tests.conftest import NEW_GAME, create_game, fresh, unisolated, version
 from tests.web.test_room import join
 
@@ -621,3 +621,24 @@ def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> N
         '<li class="bot"><bdi>Bob</bdi>: computer player</li>'
         '<li class="bot">2 computer players</li>'
     )
+
+
+def test_a_right_to_left_name_is_isolated_in_every_sentence_and_head_of_the_table(
+    alice: Client, dice: object
+) -> None:
+    """A name in Arabic, or one stored with a right-to-left override (U+202E) before
+    names were cleaned of it, reordered the words around it: "Anna scored 1 in Ones."
+    showed as ".senO ni 1 derocs annA". Each is in <bdi> wherever the table says it."""
+    game = create_game(alice, players="محمد")
+    Seat.objects.filter(game=game, name="Alice").update(name="\u202eMallory")
+    mallory, arabic = "<bdi>\u202eMallory</bdi>", "<bdi>محمد</bdi>"
+
+    rolled = roll(alice, game).content.decode()
+    scored = score(alice, game, "chance").content.decode()
+
+    assert f"Your turn, {mallory}. Hold dice" in rolled  # the turn banner
+    assert f'<p class="last-move">{mallory} rolled ' in rolled
+    assert f'<p class="last-move">{mallory} scored ' in scored
+    assert f"Your turn, {arabic}. Roll the dice." in scored  # and the live region's
+    assert f'<th scope="col">{mallory}</th>' in scored  # the scorecard's heads
+    assert f'<th scope="col" class="current" aria-current="true">{arabic}</th>' in scored
