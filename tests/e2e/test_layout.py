@@ -405,3 +405,62 @@ def test_a_friends_column_comes_into_sight_on_his_phone_at_his_turn(new_page, si
     bob.reload()  # and on coming to the table
     expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
     assert in_sight(bob)
+
+
+# Where ``needle`` is drawn inside ``element``: the left edge of its first occurrence
+# in the element's text, measured on the text itself (null when it is not there).
+LEFT_OF_TEXT = """(element, needle) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.indexOf(needle);
+        if (at >= 0) {
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + needle.length);
+            return range.getBoundingClientRect().left;
+        }
+    }
+    return null;
+}"""
+
+
+@pytest.fixture
+def game_with_an_overriding_name(transactional_db: None, dice: object) -> tuple[Game, list[int]]:
+    """A finished public game of Alice's and Bob's, Alice's stored name holding a
+    right-to-left override (U+202E), as names could before they were cleaned of it;
+    with the two totals."""
+
+    def play() -> tuple[Game, list[int]]:
+        alice = Client()
+        try:
+            game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+            game.seats.filter(name="Alice").update(name="\u202eMallory")
+            return game, [game.engine_state().totals(i).total for i in (0, 1)]
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(play).result()
+
+
+def test_a_name_with_a_right_to_left_override_leaves_the_rest_of_its_history_row_as_it_is(
+    new_page, site: Server, game_with_an_overriding_name: tuple[Game, list[int]]
+) -> None:
+    """The public history showed "Mallory 22, Bob 35" as "53 boB ,22 yrollaM": the
+    override ran on to the end of the row, over the other player's name and score."""
+    _game, (mallory, bob) = game_with_an_overriding_name
+    page: Page = new_page()
+    page.goto(site.url + "/history/?tab=public")
+    first, second = page.locator("table.history tbody tr").first.locator("td span").all()
+
+    def left(span: Locator, needle: str) -> float:
+        at = span.evaluate(LEFT_OF_TEXT, needle)
+        assert at is not None, (needle, span.inner_text())
+        return at
+
+    # each name before its score, and the override's name (drawn reversed, its own
+    # business) before Bob's, as the row is written
+    assert left(first, "Mallory") < left(first, str(mallory))
+    assert left(second, "Bob") < left(second, str(bob))
+    assert left(first, "Mallory") < left(second, "Bob")
+    assert left(first, str(mallory)) < left(second, "Bob")
