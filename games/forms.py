@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.bidi import isolated_text
 from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
@@ -136,7 +137,7 @@ class NewGameForm(forms.Form):
                 message = gettext(
                     "Two players cannot both be called %(name)s: no one could tell them apart."
                 )
-                raise forms.ValidationError(message % {"name": name})
+                raise forms.ValidationError(message % {"name": isolated_text(name)})
             taken.append(name)
         seats = 1 + len(names) + data["invites"] + data["bots"]
         if seats > MAX_SEATS:

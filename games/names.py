@@ -8,6 +8,8 @@ import unicodedata
 
 from django.utils.translation import gettext
 
+from games.bidi import isolated_text
+
 MAX_NAME = 40  # characters as a reader sees them (``characters``)
 # The code points a name may have: ten for each of its characters, as many as the longest
 # emoji has (a kiss of two with their skin tones, 👩🏻‍❤️‍💋‍👨🏼). Only accents piled on letters
@@ -43,10 +45,10 @@ def name_too_long(name: str) -> str:
     echoed = shown if len(seen) <= 2 * MAX_NAME else "".join(seen[:MAX_NAME]) + "…"
     if len(seen) > MAX_NAME:
         message = gettext("A name has at most %(max)s characters: %(name)s has %(length)s.")
-        return message % {"max": MAX_NAME, "name": echoed, "length": len(seen)}
+        return message % {"max": MAX_NAME, "name": isolated_text(echoed), "length": len(seen)}
     if len(shown) > MAX_NAME_CODE_POINTS:
         message = gettext("%(name)s has more accents and joined symbols than a name can hold.")
-        return message % {"name": echoed}
+        return message % {"name": isolated_text(echoed)}
     return ""
 
 

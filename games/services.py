@@ -134,7 +134,7 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
         if any(same_name(s.name, name) for s in seats if s.name):
             raise ActionError(
                 _("Someone at this table is already called %(name)s: please choose another name.")
-                % {"name": name},
+                % {"name": isolated_text(name)},  # plain text: see games.bidi
                 code="name_taken",
             )
         seat.name = name

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from games.models import Game, Seat
 from games.names import characters, name_key, name_too_long, same_name, seat_name, tidy_name
-from tests.conftest import create_game
+from tests.conftest import create_game, unisolated
 
 
 def test_the_home_page_offers_a_new_game_form(alice: Client) -> None:
@@ -107,9 +107,20 @@ def test_two_players_of_one_name_are_refused(alice: Client) -> None:
 
     assert response.status_code == 400
     assert "Two players cannot both be called ALICE: no one could tell them apart." in (
-        response.content.decode()
+        unisolated(response.content.decode())
     )
     assert not Game.objects.exists()
+
+
+def test_a_refusal_isolates_the_name_it_repeats(alice: Client) -> None:
+    """A refusal says the name back in a sentence: a right-to-left name in it would take
+    the words after it along (the colon, "no one could ..."), so it is isolated (FSI ...
+    PDI: the message is escaped whole, see games.bidi)."""
+    twice = alice.post("/games/new/", {**_form(), "players": "محمد\nمحمد"})
+    too_long = alice.post("/games/new/", {**_form(), "players": "م" * 41})
+
+    assert "called ⁨محمد⁩: no one" in twice.content.decode()
+    assert f"characters: ⁨{'م' * 41}⁩ has 41." in too_long.content.decode()
 
 
 def test_names_that_read_the_same_are_one_name(alice: Client) -> None:
@@ -143,7 +154,7 @@ def test_names_that_look_the_same_in_another_script_are_one_name(alice: Client) 
 
         assert response.status_code == 400, (host, other)
         assert f"Two players cannot both be called {other}: no one could tell them apart." in (
-            response.content.decode()
+            unisolated(response.content.decode())
         )
     assert not Game.objects.exists()
 
@@ -263,7 +274,7 @@ def test_a_name_of_accents_piled_on_letters_is_refused() -> None:
     # one character as it shows, more code points than a seat keeps
     piled = "Bo" + "b" + "\u0301" * 400
 
-    assert name_too_long(piled) == (
+    assert unisolated(name_too_long(piled)) == (
         f"{tidy_name(piled)} has more accents and joined symbols than a name can hold."
     )
 
@@ -274,7 +285,9 @@ def test_a_player_is_not_named_as_a_computer_player_is(alice: Client) -> None:
     )
 
     assert response.status_code == 400
-    assert "Two players cannot both be called Computer 2 (Good)" in response.content.decode()
+    assert "Two players cannot both be called Computer 2 (Good)" in unisolated(
+        response.content.decode()
+    )
     assert not Game.objects.exists()
 
 
@@ -291,7 +304,7 @@ def test_a_name_too_long_is_refused_not_cut(alice: Client) -> None:
     response = alice.post("/games/new/", {**_form(), "players": players})
 
     assert response.status_code == 400
-    page = response.content.decode()
+    page = unisolated(response.content.decode())
     assert f"A name has at most 40 characters: {'B' * 40}x has 41." in page
     assert not Game.objects.exists()
 
@@ -301,9 +314,10 @@ def test_a_name_a_little_too_long_is_said_whole_and_a_paste_by_its_start(
 ) -> None:
     players = "C" * 80 + "\n" + "D" * 5_000
 
-    page = alice.post("/games/new/", {**_form(), "players": players}).content.decode()
+    page = unisolated(alice.post("/games/new/", {**_form(), "players": players}).content.decode())
     assert f"A name has at most 40 characters: {'C' * 80} has 80." in page
     page = alice.post("/games/new/", {**_form(), "players": "D" * 5_000}).content.decode()
+    page = unisolated(page)
     assert f"A name has at most 40 characters: {'D' * 40}\u2026 has 5000." in page
 
 
@@ -325,7 +339,7 @@ def test_a_hosts_name_too_long_is_refused_as_any_other(alice: Client) -> None:
     response = alice.post("/games/new/", {**_form(), "name": "A" * 40 + "\u0301b"})
 
     assert response.status_code == 400
-    page = response.content.decode()
+    page = unisolated(response.content.decode())
     assert f"A name has at most 40 characters: {'A' * 39}\u00c1b has 41." in page
     assert not Game.objects.exists()
 

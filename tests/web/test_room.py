@@ -97,7 +97,7 @@ def test_a_name_already_at_the_table_is_refused(alice: Client, bob: Client, lobb
 
     assert response.status_code == 400
     assert "Someone at this table is already called alice: please choose another name." in (
-        response.content.decode()
+        unisolated(response.content.decode())
     )
     assert version(lobby) == before and not Seat.objects.filter(game=lobby, name="alice").exists()
     assert join(bob, lobby, "Bob").status_code == 302  # another name is welcome
@@ -121,19 +121,21 @@ def test_a_name_that_looks_as_one_at_the_table_is_refused(
 
     assert response.status_code == 400
     assert "Someone at this table is already called \u0410lice: please choose another name." in (
-        response.content.decode()
+        unisolated(response.content.decode())
     )
     assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
 
 
 def test_a_name_too_long_is_refused_not_cut(alice: Client, bob: Client, lobby: Game) -> None:
-    form = bob.get(f"/g/{lobby.code}/join/").content.decode()
+    form = unisolated(bob.get(f"/g/{lobby.code}/join/").content.decode())
 
     response = join(bob, lobby, "B" * 41)
 
     assert 'maxlength="800"' in form  # the browser cuts no name the table would take
     assert response.status_code == 400
-    assert f"A name has at most 40 characters: {'B' * 41} has 41." in response.content.decode()
+    assert f"A name has at most 40 characters: {'B' * 41} has 41." in unisolated(
+        response.content.decode()
+    )
     assert lobby.seats.filter(claimed_at__isnull=True).count() == 1
     assert join(bob, lobby, "Rene\u0301" * 10).status_code == 302  # 40 letters as shown
 
@@ -145,7 +147,9 @@ def test_an_emoji_counts_as_one_character_of_a_name(bob: Client, lobby: Game) ->
     joined = join(bob, lobby, family * 40)
 
     assert refused.status_code == 400
-    assert f"A name has at most 40 characters: {family * 41} has 41." in refused.content.decode()
+    assert f"A name has at most 40 characters: {family * 41} has 41." in unisolated(
+        refused.content.decode()
+    )
     assert joined.status_code == 302
     assert lobby.seats.get(position=1).name == family * 40
 
@@ -154,8 +158,18 @@ def test_a_paste_of_thousands_of_characters_is_named_by_its_start(bob: Client, l
     response = join(bob, lobby, "Bob" + "b" * 9_997)
 
     message = f"A name has at most 40 characters: Bob{'b' * 37}\u2026 has 10000."
-    assert message in response.content.decode()
-    assert "b" * 41 + " has" not in response.content.decode()  # the rest is not said again
+    assert message in unisolated(response.content.decode())
+    assert "b" * 41 + " has" not in unisolated(
+        response.content.decode()
+    )  # the rest is not said again
+
+
+def test_a_refusal_to_join_isolates_the_name_it_repeats(bob: Client, lobby: Game) -> None:
+    lobby.seats.filter(position=0).update(name="محمد")
+
+    response = join(bob, lobby, "محمد")
+
+    assert "called ⁨محمد⁩: please" in response.content.decode()
 
 
 def test_a_name_of_nothing_visible_is_asked_for_again(bob: Client, lobby: Game) -> None:
