@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
@@ -316,20 +315,16 @@ async def test_a_player_without_a_socket_who_moves_is_offered_to_skip_once_gone_
     """Bob's browser runs no JavaScript: his roll counts him at the table, and once he
     has asked for nothing for the away time, Alice's table offers his skip without
     anyone acting (nothing else would tell her page that the clock has passed)."""
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
-    monkeypatch.setattr(settings, "YATZY_AWAY_BEFORE_SKIP", 0.5)
-    game = await sync_to_async(bobs_turn)(
-        alice, bob, await sync_to_async(create_game)(alice, invites="1")
-    )
+    game = await at_bobs_turn_soon_away(alice, bob, monkeypatch)
     host = await joined(game.code, alice)
     await settled(host)
 
     await post(bob, f"/g/{game.code}/roll/", version=str(await sync_to_async(version)(game)))
 
     _, rolled = await next_version(host)
-    assert "Skip Bob" not in rolled
+    assert "<bdi>Bob</bdi> rolled" in rolled and "Skip <bdi>Bob" not in rolled
     _, gone = await next_version(host)
-    assert "Skip Bob" in gone
+    assert "Skip <bdi>Bob</bdi>" in gone
     await host.disconnect()
 
 
