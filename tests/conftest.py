@@ -43,6 +43,13 @@ def solved_tables(variant: Variant) -> Solver:
     return solver
 
 
+@pytest.fixture
+def no_tables_built(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A solver cache without tables: those the tests built are not there."""
+    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))
+    monkeypatch.setattr(tables, "_LOADED", {})
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_sessions_left_on_the_test_database(
     django_db_setup: None, django_db_blocker: object

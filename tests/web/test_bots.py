@@ -386,13 +386,6 @@ def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_g
     bob_may_act_for_the_away_host(bob, following)
 
 
-@pytest.fixture
-def no_tables_built(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A solver cache without tables: those the tests built are not there."""
-    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))
-    monkeypatch.setattr(tables, "_LOADED", {})
-
-
 BEING_SOLVED = (
     "The Perfect computer players play as Good until this table&#x27;s strategy is worked"
     " out (about a minute)."

@@ -9,7 +9,6 @@ from django.test import Client
 
 from games import rules, services
 from games.models import Game
-from games.strategy import tables
 from games.strategy.solver import Variant
 from tests.conftest import NEW_GAME, create_game, fresh, solved_tables, version
 from tests.web.test_table import extra_yahtzee
@@ -60,10 +59,8 @@ def test_the_hint_is_for_the_player_to_move(
 
 
 def test_a_coach_whose_tables_nothing_builds_says_what_builds_them(
-    alice: Client, four_sixes: None, tmp_path, monkeypatch: pytest.MonkeyPatch
+    alice: Client, four_sixes: None, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
-    monkeypatch.setattr(tables, "_LOADED", {})
     monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
     game = create_game(alice, coach="on", upper_bonus="25")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)})

@@ -11,7 +11,6 @@ from django.test import Client
 
 from games import services
 from games.models import Game, GameEvent, Seat
-from games.strategy import tables
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -340,12 +339,10 @@ def test_a_player_finds_the_way_back_to_the_games_not_over(
 
 
 def test_the_history_and_review_say_that_a_perfect_computer_player_played_as_good(
-    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+    alice: Client, dice: object, no_tables_built: None
 ) -> None:
     """Without its tables a Perfect computer player plays as Good; its game's history and
     review called it Perfect still, and a reader learned what Perfect would have lost."""
-    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
-    monkeypatch.setattr(tables, "_LOADED", {})
     game = play_to_the_end(alice, create_game(alice, bots="1", bot_level="perfect"))
 
     history = alice.get("/history/").content.decode()
@@ -368,10 +365,8 @@ def test_the_history_and_review_say_that_a_perfect_computer_player_played_as_goo
 
 
 def test_a_game_logged_before_the_level_played_was_shows_as_it_did(
-    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+    alice: Client, dice: object, no_tables_built: None
 ) -> None:
-    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
-    monkeypatch.setattr(tables, "_LOADED", {})
     game = play_to_the_end(alice, create_game(alice, bots="1", bot_level="perfect"))
     for event in GameEvent.objects.filter(game=game, data__has_key="played_as"):
         del event.data["played_as"]

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import analysis, rules, services
-from games.strategy import advice, tables
+from games.strategy import advice
 from games.strategy.solver import Variant
 from tests.conftest import create_game, fresh, play_to_the_end, solved_tables, unisolated, version
 
@@ -188,10 +188,8 @@ def test_a_maxi_game_says_why_it_has_no_analysis(alice: Client, dice: object) ->
 
 
 def test_a_review_whose_tables_nothing_builds_says_what_builds_them(
-    alice: Client, dice: object, tmp_path, monkeypatch: pytest.MonkeyPatch
+    alice: Client, dice: object, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))  # no tables built
-    monkeypatch.setattr(tables, "_LOADED", {})
     monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
     game = create_game(alice, upper_bonus="25")
     play_first_open_category(alice, game)
