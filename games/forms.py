@@ -28,14 +28,16 @@ RULESET_CHOICES = [
 class NewGameForm(forms.Form):
     # measured as it shows, in clean(), not in code points as max_length would
     name = forms.CharField(
-        label=_("Your name"), widget=forms.TextInput(attrs={"maxlength": MAX_NAME_TYPED})
+        label=_("Your name"),
+        # a name typed in Arabic or Hebrew runs right to left in the field as on the table
+        widget=forms.TextInput(attrs={"maxlength": MAX_NAME_TYPED, "dir": "auto"}),
     )
     ruleset = forms.ChoiceField(label=_("Rules"), choices=RULESET_CHOICES, initial="yatzy")
     players = forms.CharField(
         label=_("More players at this screen"),
         help_text=_("One name per line. They take turns on this device."),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
+        widget=forms.Textarea(attrs={"rows": 3, "dir": "auto"}),
     )
     invites = forms.IntegerField(
         label=_("Friends to invite"),

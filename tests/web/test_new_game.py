@@ -352,6 +352,20 @@ def test_the_browser_cuts_no_name_the_table_would_take(alice: Client) -> None:
     assert re.search(r'<input type="text" name="name" maxlength="800"', page)
 
 
+def test_a_name_field_takes_the_direction_of_what_is_typed_in_it(
+    alice: Client, bob: Client
+) -> None:
+    # a right-to-left name typed into a left-to-right field shows its letters in order
+    # but its cursor and its punctuation at the wrong end
+    game = create_game(alice, invites="1")
+    new_game = alice.get("/").content.decode()
+    join = bob.get(f"/g/{game.code}/join/").content.decode()
+
+    assert re.search(r'<input type="text" name="name" [^>]*dir="auto"', new_game)
+    assert re.search(r'<textarea name="players" [^>]*dir="auto"', new_game)
+    assert re.search(r'<input id="join-name" [^>]*dir="auto"', join)
+
+
 def test_a_malformed_form_is_answered_not_crashed(alice: Client) -> None:
     response = alice.post("/games/new/", {"name": "A", "ruleset": "chess", "invites": "x"})
 
