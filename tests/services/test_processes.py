@@ -137,14 +137,14 @@ async def test_a_process_back_from_a_crash_takes_off_the_sockets_it_left_counted
     """Bob's socket dies with web2, without a goodbye; when web2 comes back Bob is
     away, Alice (counted by web1, which served on) is not, and her table says so."""
     code, alice, _ = table
-    assert await shows(alice, b"Bob: connected")
+    assert await shows(alice, b"<bdi>Bob</bdi>: connected")
 
     await asyncio.to_thread(servers[1].kill)
     assert await connections(code) == {"Alice": 1, "Bob": 1}  # left counted
     await asyncio.to_thread(servers[1].start)
 
     assert await connections(code) == {"Alice": 1, "Bob": 0}
-    assert await shows(alice, b"Bob: away")
+    assert await shows(alice, b"<bdi>Bob</bdi>: away")
 
 
 async def test_a_process_under_a_name_in_use_stops_and_changes_nothing(
