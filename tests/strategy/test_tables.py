@@ -3,9 +3,11 @@ in a process of their own the first time a table asks (games/strategy/tables.py)
 
 from __future__ import annotations
 
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from games import rules
 from games.strategy import advice, tables
@@ -77,3 +79,20 @@ def test_builds_can_be_turned_off(builds: _Builds, monkeypatch: pytest.MonkeyPat
 
     assert advice.solver_for(a_table("yatzy", upper_bonus=25)) is None
     assert builds.commands == []
+
+
+def test_make_runs_build_in_the_background_is_off_where_the_server_builds_no_tables(
+    builds: _Builds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With YATZY_BUILD_TABLES=0 the pages say nothing builds the missing tables here;
+    `make run`'s `solve --if-missing --background` built Yatzy's and Yahtzee's all the
+    same. An explicit `manage.py solve`, the command the pages name, still builds."""
+    call_command("solve", "--if-missing", "--background", stdout=StringIO())
+    assert len(builds.commands) == 1
+
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
+    said = StringIO()
+    call_command("solve", "--if-missing", "--background", stdout=said)
+
+    assert len(builds.commands) == 1
+    assert "YATZY_BUILD_TABLES=0: not building the solver's tables" in said.getvalue()

@@ -7,7 +7,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from games.strategy import build
+from games.strategy import build, tables
 
 
 class Command(BaseCommand):
@@ -19,13 +19,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "--background",
             action="store_true",
-            help="build in a detached process and return at once (the site serves meanwhile)",
+            help="build in a detached process and return at once (the site serves meanwhile);"
+            " not with YATZY_BUILD_TABLES=0",
         )
 
     def handle(self, *args, **options) -> None:
         argv = [f"--variant={v}" for v in options["variant"]]
         argv += ["--if-missing"] if options["if_missing"] else []
         if options["background"]:
+            if not tables.builds_missing():
+                # the pages say nothing builds the missing tables here: nor does make run
+                self.stdout.write(
+                    "YATZY_BUILD_TABLES=0: not building the solver's tables"
+                    " (manage.py solve without --background builds them)."
+                )
+                return
             subprocess.Popen(
                 [sys.executable, "-m", "games.strategy.build", *argv],
                 start_new_session=True,
