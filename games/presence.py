@@ -28,7 +28,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games.models import CountedSockets, Game, Seat
-from games.services import Viewer
+from games.services import Viewer, host_seats
 from yatzy_site import inline
 
 log = logging.getLogger(__name__)
@@ -273,12 +273,8 @@ def hosts_players(game: Game, seats: list[Seat]) -> list[Seat]:
     """The seats of ``seats`` whose players are at the host's browser: at its screen,
     and those handed over from there to the computer, at which its sockets are still
     counted. The host is away when all of them are, whoever plays them meanwhile."""
-    return [
-        s
-        for s in seats
-        if (s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser)
-        or (s.handed_from and s.handed_kind == Seat.Kind.LOCAL)
-    ]
+    handed = [s for s in seats if s.handed_from and s.handed_kind == Seat.Kind.LOCAL]
+    return host_seats(game, seats) + handed
 
 
 class Skippers(NamedTuple):

@@ -137,10 +137,13 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
     state = steps[step - 1].after if step else (steps[0].before if steps else game.engine_state())
     analysis = analyse(game, steps)
     turns = _turns(steps, names, analysis)
+    heads = column_heads(state, summary_names)
+    final = game.engine_state()
+    final_heads = column_heads(final, summary_names)
     context = {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "columns": column_heads(state, summary_names),
+        "columns": heads,
         "rows": scorecard_rows(state, {}, live=False, declaring=False),
         "current_column": None,
         "step": step,
@@ -151,16 +154,10 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         "turns": turns,
         "decision": analysis.decisions.get(step),
         "played_as_good": _played_as_good_notes(game, turns_as_good),
-        **_analysis_context(
-            game, analysis, column_heads(state, summary_names), len(state.categories)
-        ),
+        **_analysis_context(game, analysis, heads, len(state.categories)),
         "ranking": [
-            {
-                "rank": rank,
-                "name": column_heads(game.engine_state(), summary_names)[i],
-                "total": total,
-            }
-            for rank, i, total in game.engine_state().ranking()
+            {"rank": rank, "name": final_heads[i], "total": total}
+            for rank, i, total in final.ranking()
         ],
     }
     # A step's address is pushed into the browser's history: going back to one htmx
