@@ -127,11 +127,11 @@ def instructions(moves: int) -> dict:
 def counted_moves(moves: int) -> dict:
     """In the process callgrind runs: warm up, then one table of seeded dice with the
     instrumentation on around its moves and nothing else."""
-    from games import services
+    from games.services import core
 
-    services.rng = random.Random(7)
+    core.rng = random.Random(7)
     play(30)
-    services.rng = random.Random(1)
+    core.rng = random.Random(1)
     callgrind.switch(True, os.getpid())
     made, _cpu = play(moves)
     callgrind.switch(False, os.getpid())

@@ -25,7 +25,7 @@ def cycles(code: str, process: str, count: int) -> float:
 
     from games import presence
     from games.models import Game, Seat
-    from games.services import Viewer
+    from games.viewer import Viewer
 
     settings.YATZY_PROCESS = process
     seat = Seat.objects.filter(game__code=code).first()

@@ -40,10 +40,11 @@ def new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:
     from games import services
     from games.models import Seat
     from games.rules import TableOptions
+    from games.viewer import Viewer
 
     kind = Seat.Kind.REMOTE if invited else Seat.Kind.LOCAL
     game = services.create_game(
-        services.Viewer("bench-host"),
+        Viewer("bench-host"),
         ruleset=ruleset,
         options=TableOptions(upper_only=upper_only),
         seats=[services.SeatSpec(kind, f"Seat {n + 1}") for n in range(seats)],
@@ -55,8 +56,9 @@ def new_table(seats: int, ruleset: str, upper_only: bool, invited: bool) -> str:
 def _start(code: str) -> tuple[int, list[str]]:
     from games import services
     from games.models import Game
+    from games.viewer import Viewer
 
-    game = services.start(code, services.Viewer("bench-host"), Game.objects.get(code=code).version)
+    game = services.start(code, Viewer("bench-host"), Game.objects.get(code=code).version)
     return game.version, list(game.engine_state().category_keys)
 
 

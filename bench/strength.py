@@ -66,10 +66,7 @@ def timing(ruleset: str) -> None:
             move = bots.choose_move(state, "good", rng)
             if state.roll_number:
                 positions.append(state)
-            if move.kind == "roll":
-                state = rules.roll(state, 0, rng, held=move.held if state.roll_number else None)
-            else:
-                state = rules.score(state, 0, move.category, rng)
+            state = rules.apply(state, 0, move, rng)
     started = time.perf_counter()
     for state in positions:
         advice.advise(state, solver)

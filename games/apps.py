@@ -6,3 +6,7 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # the computer players listen for the tables' changes (``broadcast.table_changed``)
+        from games import bots  # noqa: F401

@@ -1,8 +1,9 @@
 """Computer players at the table: their moves, one step at a time, at a watchable pace.
 
-When an action leaves a computer player to move, ``services`` asks for a step here
-once its transaction has committed. Each process runs one timer thread that makes
-the step after ``YATZY_BOT_DELAY`` seconds through ``services.bot_move``, which
+The computer players hear that a table changed as its sockets do (``broadcast``'s
+``table_changed``, sent as the move's transaction commits); where one of them is to
+move, they ask for a step. Each process runs one timer thread that makes the step
+after ``YATZY_BOT_DELAY`` seconds through ``services.bot_move``, which
 locks the game and checks its version like any move: if a human, another process
 or a repeated wake-up got there first, the step is dropped. A step leaves the next
 one scheduled the same way, so a bot's turn plays itself out: hold, roll, ..., score.
@@ -23,8 +24,12 @@ import time
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.dispatch import receiver
 
-from games.models import Game, Seat
+from games import services
+from games.broadcast import table_changed
+from games.models import Game
+from games.seating import bot_to_move
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +65,6 @@ class Runner:
 
     @staticmethod
     def _step(code: str, version: int) -> None:
-        from games import services
-
         try:
             services.bot_move(code, version)
         except Exception:  # a bot must never take the thread down with it
@@ -80,17 +83,18 @@ def schedule(code: str, version: int, delay: float | None = None) -> None:
     runner.add(code, version, settings.YATZY_BOT_DELAY if delay is None else delay)
 
 
+@receiver(table_changed)
+def heard(sender: object, code: str, version: int, game: Game | None, **kwargs: object) -> None:
+    """A table changed: if a computer player is to move there, have it step."""
+    if game is not None and game.version == version and bot_to_move(game):
+        schedule(code, version)
+
+
 def nudge(game: Game) -> None:
     """Wake a computer player whose step was lost (its process restarted): called when a
     browser loads or reconnects to the table. A step that is only late is harmless to
     ask twice: the version check lets one of them through."""
-    if game.status != Game.Status.PLAYING or not game.state:
-        return
-    state = game.engine_state()
-    if any(
-        seat.player_index == state.current_player and seat.kind == Seat.Kind.BOT
-        for seat in game.seats.all()  # often read with the game already
-    ):
+    if bot_to_move(game):
         last = game.events.order_by("-id").values_list("created_at", flat=True).first()
         idle = time.time() - last.timestamp() if last else 0
         if idle > 2 * settings.YATZY_BOT_DELAY + 1:

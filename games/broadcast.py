@@ -33,6 +33,7 @@ from contextvars import ContextVar
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.exceptions import ChannelFull
 from channels.layers import BaseChannelLayer, get_channel_layer
+from django.dispatch import Signal
 
 from games.models import Game
 from games.snapshots import SNAPSHOTS
@@ -52,6 +53,10 @@ SEND_TIMEOUT = 10.0  # seconds: a notice the channel layer has not taken by then
 # The page whose request is making the move, if its answer carries the table.
 _answering: ContextVar[str] = ContextVar("answering", default="")
 _PAGE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+# "Game ``code`` is at ``version``", for listeners in this process (the computer
+# players), sent with the notice; ``game`` is the game as the move committed it, or None.
+table_changed = Signal()
 
 
 def group_name(code: str) -> str:
@@ -86,20 +91,20 @@ def _notify_later(loop: asyncio.AbstractEventLoop, code: str) -> None:
 def game_changed(
     code: str, version: int, game: Game | None = None, seats_changed: bool = False
 ) -> None:
-    """Notify the table; ``game``, if given, is the game as this move committed it,
-    kept for this process's browsers so that they need not read it again.
+    """Notify the table, and this process's listeners (``table_changed``); ``game``, if
+    given, is the game as this move committed it, kept for this process's browsers so
+    that they need not read it again.
     ``seats_changed``: a seat changed hands, so each socket of a browser that holds
     seats looks again at which it holds."""
-    if game is not None and game.version == version and SNAPSHOTS.put(game):
-        from games.rendering import warm  # rendering needs the services, which need us
-
-        warm(game)
+    if game is not None and game.version == version:
+        SNAPSHOTS.put(game)
     message = {"type": "game.changed", "version": version}
     if page := _answering.get():
         message["answered"] = page
     if seats_changed:
         message["seats"] = True
     _notify(code, message)
+    table_changed.send(sender=Game, code=code, version=version, game=game)
 
 
 def _notify(code: str, message: dict) -> None:

@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.utils import translation
 
-from games import bots, broadcast, presence
+from games import bots, broadcast, presence, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
 from games.rendering import cached_live, handed_over, handed_over_offer, render_live
@@ -113,7 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seats:
             await inline.database(presence.leave, self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
-            tell_when_away(self.channel_layer, self.code, presence.AWAY_BEFORE_SKIP.total_seconds())
+            tell_when_away(self.channel_layer, self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
 
@@ -164,7 +164,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_live(shown, self.viewer, self.lobby_page)
             if not self.lobby_page and self.viewer.tokens:  # a player's, after a handover?
                 html = self._new_offer(game) + html
-        return html, game.version, presence.seconds_until_away(game)
+        return html, game.version, seating.seconds_until_away(game)
 
     def _new_offer(self, game: Game) -> str:
         """The take-back offer ``game`` makes this page, if it differs from the one the
@@ -180,7 +180,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         player took it back): this page shows what it may take back now, in every tab
         of the player's browser, not only the one that took it. Its socket is counted
         at the seats its browser has now, as if it had just come (the seat a player
-        was handed from stays theirs: ``presence.players_seats``)."""
+        was handed from stays theirs: ``seating.players_seats``)."""
         held = self.seats
         offer = await inline.database(self._reseat, move_stamp(version))
         if bool(held) != bool(self.seats):
@@ -194,7 +194,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         game = SNAPSHOTS.get(self.game_id, self.code, stamp)
         if game is None:
             return ""
-        mine = [seat.id for seat in presence.players_seats(game, self.viewer)]
+        mine = [seat.id for seat in seating.players_seats(game, self.viewer)]
         if mine != self.seats:
             if self.seats:
                 presence.leave(self.seats)

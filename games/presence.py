@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import nullcontext
-from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -28,21 +27,11 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from games.models import CountedSockets, Game, Seat
-from games.services import Viewer, host_seats
+from games.seating import is_away, players_seats
+from games.viewer import Viewer
 from yatzy_site import inline
 
 log = logging.getLogger(__name__)
-
-# How long the player to move may be gone before the host may skip their turn.
-AWAY_BEFORE_SKIP = timedelta(seconds=settings.YATZY_AWAY_BEFORE_SKIP)
-
-
-def players_seats(game: Game, viewer: Viewer) -> list[Seat]:
-    """The seats of ``game`` at which ``viewer``'s sockets are counted: those it holds,
-    and those the computer plays for it while it is away (``Seat.handed_from``). A
-    player whose seat was handed over is still a player of the table, theirs to take
-    back and to play again at the end, not one of its spectators."""
-    return [seat for seat in game.seats.all() if seat.player_token in viewer.tokens]
 
 
 def arrive(game: Game, viewer: Viewer) -> list[int]:
@@ -250,68 +239,3 @@ def write_spectators(changes: dict[tuple[int, str], int]) -> dict[tuple[int, str
 
 
 SPECTATORS = Spectators()
-
-
-def _away_from(seat: Seat) -> datetime | None:
-    """When the player of ``seat`` (a friend's, or one at the host's screen) is, or
-    will be, away: long enough without a socket open that their turn may be skipped.
-    ``None`` while a socket is open, and for a computer player of the table's own,
-    never away. One playing for a player who went away (``Seat.handed_from``) is away
-    while that player is: their browser's sockets are counted at it."""
-    if (seat.kind == Seat.Kind.BOT and not seat.handed_from) or seat.connections > 0:
-        return None
-    since = seat.away_since or seat.claimed_at
-    return None if since is None else since + AWAY_BEFORE_SKIP
-
-
-def is_away(seat: Seat) -> bool:
-    away_from = _away_from(seat)
-    return away_from is not None and timezone.now() >= away_from
-
-
-def hosts_players(game: Game, seats: list[Seat]) -> list[Seat]:
-    """The seats of ``seats`` whose players are at the host's browser: at its screen,
-    and those handed over from there to the computer, at which its sockets are still
-    counted. The host is away when all of them are, whoever plays them meanwhile."""
-    handed = [s for s in seats if s.handed_from and s.handed_kind == Seat.Kind.LOCAL]
-    return host_seats(game, seats) + handed
-
-
-class Skippers(NamedTuple):
-    """Who may skip the player to move (or let the computer play their turn)."""
-
-    host: str | None  # the host's browser, once the player to move is away
-    players: frozenset[str]  # the players' seats, once the host is away as well
-
-    def include(self, viewer: Viewer) -> bool:
-        return self.host == viewer.browser_id or bool(self.players & viewer.tokens)
-
-
-def skippers(game: Game, seats: list[Seat], to_move: int | None) -> Skippers:
-    """Who may skip the player ``to_move`` of ``game``: nobody while they are there, or
-    while the computer plays for them; the host once they are away; and once the host
-    is away too (``hosts_players``), any player, or a table whose host has gone could
-    not go on."""
-    moving = next((s for s in seats if to_move is not None and s.player_index == to_move), None)
-    if moving is None or moving.kind == Seat.Kind.BOT or not is_away(moving):
-        return Skippers(None, frozenset())
-    hosts = hosts_players(game, seats)
-    if not hosts or not all(is_away(s) for s in hosts):
-        return Skippers(game.host_browser, frozenset())
-    players = frozenset(s.token for s in seats if s.player_index is not None)
-    return Skippers(game.host_browser, players)
-
-
-def seconds_until_away(game: Game) -> float | None:
-    """How long until the first player's seat of a running ``game`` that is not away
-    yet, and has no socket open, is away (its turn may then be skipped); ``None`` if
-    there is none. The seats of ``game`` must be at hand."""
-    if game.status != Game.Status.PLAYING:
-        return None
-    now = timezone.now()
-    waits = [
-        (away_from - now).total_seconds()
-        for seat in game.seats.all()
-        if (away_from := _away_from(seat)) is not None
-    ]
-    return min((wait for wait in waits if wait > 0), default=None)

@@ -21,16 +21,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import markup, rules, services
+from games import markup, rules, seating
 from games.bidi import isolated
 from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
-from games.presence import SPECTATORS, Skippers, skippers
+from games.presence import SPECTATORS
 from games.scorecard import column_heads, scorecard_table
-from games.services import Viewer
 from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
+from games.viewer import Viewer
 
 RULESET_NAMES = {
     "yatzy": _("Scandinavian Yatzy"),
@@ -228,7 +228,7 @@ def table_page(
 def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
     """The positions and names of the seats ``viewer`` is offered to take back from the
     computer (each button names its seat: a browser may have had several)."""
-    return tuple((seat.position, seat.name) for seat in services.handed_over(game, viewer))
+    return tuple((seat.position, seat.name) for seat in seating.handed_over(game, viewer))
 
 
 def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
@@ -284,14 +284,14 @@ def options_text(game: Game) -> str:
 
 def host_name(game: Game) -> str:
     """The name of the host's first seat (at the host's screen), or empty."""
-    return next((s.name for s in services.host_seats(game)), "")
+    return next((s.name for s in seating.host_seats(game)), "")
 
 
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
     seats = list(game.seats.all())
     mine = [seat for seat in seats if seat.token in viewer.tokens]
-    hosts = services.host_seats(game, seats)
+    hosts = seating.host_seats(game, seats)
     removed = (
         not mine
         and bool(viewer.browser_id)
@@ -443,7 +443,7 @@ class _SharedKey(NamedTuple):
 
     common: tuple  # everything the table shows them
     token_to_move: str | None
-    skippers: Skippers  # who may skip the player to move, if anyone
+    skippers: seating.Skippers  # who may skip the player to move, if anyone
     players: frozenset[str]  # the players' tokens once the game is over, else none
 
 
@@ -453,7 +453,7 @@ def _shared_key(game: Game) -> _SharedKey:
     if shared is None or shared.common[2] != game.version:
         seats = list(game.seats.all())
         to_move = game.engine_state().current_player
-        skip = skippers(game, seats, to_move)
+        skip = seating.skippers(game, seats, to_move)
         shared = game.__dict__["_view_key"] = _SharedKey(
             (
                 game.id,
@@ -466,7 +466,7 @@ def _shared_key(game: Game) -> _SharedKey:
             ),
             next((s.token for s in seats if s.player_index == to_move), None),
             skip,
-            services.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
+            seating.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
         )
     return shared
 

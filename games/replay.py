@@ -52,15 +52,12 @@ def replay(game: Game) -> list[Step]:
 
 
 def _apply(state: rules.GameState, player: int, event: GameEvent) -> rules.GameState:
+    """The logged ``event`` played again, with the dice it logged."""
     data = event.data
+    held = tuple(data["held"]) if "held" in data else None
+    move = rules.Move(event.kind, held, data.get("category", ""))
+    dice = None
     if event.kind == GameEvent.Kind.ROLL:
-        held = data["held"] if state.roll_number else []
-        fresh = [face for index, face in enumerate(data["dice"]) if index not in held]
-        return rules.roll(state, player, rules.ScriptedDice(fresh), held)
-    if event.kind == GameEvent.Kind.HOLD:
-        return rules.hold(state, player, data["held"])
-    if event.kind == GameEvent.Kind.DECLARE:
-        return rules.declare(state, player, data["category"])
-    if event.kind == GameEvent.Kind.SKIP:
-        return rules.skip_turn(state)
-    return rules.score(state, player, data["category"])
+        kept = held if state.roll_number else ()
+        dice = rules.ScriptedDice(face for i, face in enumerate(data["dice"]) if i not in kept)
+    return rules.apply(state, player, move, dice)

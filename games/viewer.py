@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
-
-from games.services import Viewer
 
 BROWSER_KEY = "browser_id"
 TOKENS_KEY = "seat_tokens"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is asking: their browser's id and the seat tokens their session holds."""
+
+    browser_id: str
+    tokens: frozenset[str] = field(default_factory=frozenset)
 
 
 def viewer_from_session(session: MutableMapping[str, Any]) -> Viewer:

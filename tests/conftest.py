@@ -79,7 +79,7 @@ def bots_step_by_hand(settings) -> None:
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""
     rng = random.Random(1)
-    monkeypatch.setattr(services, "rng", rng)
+    monkeypatch.setattr(services.core, "rng", rng)
     return rng
 
 

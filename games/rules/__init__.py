@@ -33,6 +33,7 @@ from .errors import (
     UnknownCategory,
     UnknownRuleSet,
 )
+from .moves import Move, apply
 from .options import TableOptions
 from .rulesets import RULESETS, Category, RuleSet, get_ruleset
 from .state import MAX_SCORECARDS, GameState, Scorecard, Totals
@@ -50,6 +51,7 @@ __all__ = [
     "InvalidDice",
     "InvalidOptions",
     "Joker",
+    "Move",
     "RuleSet",
     "RulesError",
     "Scorecard",
@@ -58,6 +60,7 @@ __all__ = [
     "Totals",
     "UnknownCategory",
     "UnknownRuleSet",
+    "apply",
     "check_dice",
     "declare",
     "face_counts",

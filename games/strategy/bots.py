@@ -36,10 +36,10 @@ BONUS_WEIGHT = 1.0  # how much an upper row's progress towards the bonus is wort
 
 
 @dataclass(frozen=True)
-class Move:
-    kind: str  # "roll", "declare" or "score"
+class Move(rules.Move):
+    """A computer player's choice: a roll (keeping ``held``), a declaration or a score."""
+
     held: tuple[int, ...] = ()  # dice positions kept when rolling again
-    category: str = ""
     # The level it was chosen at: a Perfect player's is "good" where it has no tables
     # (``perfect_plays_as_good``), for the game's review to say so.
     level: str = ""
@@ -254,11 +254,5 @@ def play(state: rules.GameState, levels: dict[int, str], rng: random.Random) -> 
     """Play ``state`` to the end with a bot of ``levels[player]`` in every seat."""
     while not state.is_finished:
         player = state.current_player
-        move = choose_move(state, levels[player], rng)
-        if move.kind == "roll":
-            state = rules.roll(state, player, rng, held=move.held if state.roll_number else None)
-        elif move.kind == "declare":
-            state = rules.declare(state, player, move.category)
-        else:
-            state = rules.score(state, player, move.category, rng)
+        state = rules.apply(state, player, choose_move(state, levels[player], rng), rng)
     return state

@@ -14,8 +14,7 @@ from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
 from games.rendering import table_page, table_partial
-from games.services import Viewer
-from games.viewer import remember_seats, viewer_from_session
+from games.viewer import Viewer, remember_seats, viewer_from_session
 
 
 class BadForm(ActionError):

@@ -79,9 +79,9 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session."""
-    game = services.Game.objects.filter(code=code, seats__token=token).first()
+    game = Game.objects.filter(code=code, seats__token=token).first()
     if game is None:
-        if not services.Game.objects.filter(code=code).exists():
+        if not Game.objects.filter(code=code).exists():
             return error_page(request, GameNotFound())
         refusal = ActionError(
             _("This personal link is for no seat at this table: ask the host for the invite link."),

@@ -10,10 +10,10 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import bots, broadcast, coach, presence, rules, services
+from games import bots, broadcast, coach, presence, rules, seating, services
 from games.errors import ActionError, NotYourSeat
 from games.models import Game
-from games.services import Viewer
+from games.viewer import Viewer
 from games.views.access import (
     BadForm,
     error_page,
@@ -40,7 +40,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     if seen.back:  # the others' tables offered to skip this browser's players, or act for it
         broadcast.presence_changed([code])
     if seen.counted:  # and will again, unless it asks for the table again by then
-        broadcast.presence_changed([code], after=presence.AWAY_BEFORE_SKIP.total_seconds())
+        broadcast.presence_changed([code], after=seating.AWAY_BEFORE_SKIP.total_seconds())
     return table_response(request, game, viewer)
 
 
@@ -58,7 +58,7 @@ def hint(request: HttpRequest, code: str) -> HttpResponse:
         refusal = _("This table plays without the coach.")
     elif game.status != Game.Status.PLAYING:
         refusal = _("The coach advises during the game.")
-    elif state.current_player not in _players_of(game, viewer):
+    elif state.current_player not in seating.players_of(game, viewer):
         refusal = _("The coach only advises the player whose turn it is.")
     if refusal:
         return table_response(request, game, viewer, status=409, message=refusal)
@@ -137,7 +137,7 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
         )
         if needs_confirmation:
             viewer = viewer_at(request, game)
-            if state.current_player in _players_of(game, viewer):
+            if state.current_player in seating.players_of(game, viewer):
                 return table_response(request, game, viewer, confirm=category)
 
     def act(viewer: Viewer, version: int) -> Game:
@@ -169,11 +169,3 @@ def _category(request: HttpRequest) -> str:
             _("There is no category %(key)s in this game.") % {"key": category[:20] + "…"}
         )
     return category
-
-
-def _players_of(game: Game, viewer: Viewer) -> set[int]:
-    return {
-        seat.player_index
-        for seat in game.seats.all()
-        if seat.token in viewer.tokens and seat.player_index is not None
-    }

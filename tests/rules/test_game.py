@@ -214,3 +214,26 @@ def test_the_bonus_pace_of_maxi_yatzy_is_against_its_line_of_75() -> None:
 
     totals = state.totals(0)
     assert (totals.upper, totals.bonus, totals.bonus_pace) == (73, 0, -2)  # was +10
+
+
+def test_a_move_as_data_plays_as_the_engine_call_it_names() -> None:
+    """``rules.apply`` is how the table, the computer players and the replay play a move:
+    a roll keeping dice, a hold, a declaration, a score and a skip each do what the
+    engine's own call does."""
+    Move = rules.Move
+    state = rules.new_game("yatzy", [[0], [1]], TableOptions(declared_target=True))
+    state = rules.apply(state, 0, Move("roll"), ScriptedDice([6, 6, 2, 3, 6]))
+    assert state.dice == (6, 6, 2, 3, 6)
+    state = rules.apply(state, 0, Move("hold", (0, 1)), None)
+    assert state.held == (0, 1)
+    state = rules.apply(state, 0, Move("declare", category="sixes"), None)
+    assert state.target == "sixes"
+    state = rules.apply(state, 0, Move("roll", (0, 1, 4)), ScriptedDice([6, 1]))
+    assert state.dice == (6, 6, 6, 1, 6)
+    state = rules.apply(state, 0, Move("score", category="sixes"), None)
+    assert state.current_player == 1
+    assert state.scorecards[0].points() == {"sixes": 24}
+    state = rules.apply(state, 1, Move("skip"), None)
+    assert state.current_player == 0
+    with pytest.raises(ValueError, match="unknown move"):
+        rules.apply(state, 0, Move("shout"), None)

@@ -9,7 +9,8 @@ from django.db import transaction
 from games import broadcast, services
 from games.models import Game, Seat
 from games.rules import TableOptions
-from games.services import SeatSpec, Viewer
+from games.services import SeatSpec
+from games.viewer import Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,7 +16,8 @@ from games.errors import ActionError
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.rules import GameState, ScriptedDice, TableOptions
 from games.rules import roll as engine_roll
-from games.services import SeatSpec, Viewer
+from games.services import SeatSpec
+from games.viewer import Viewer
 from tests.services.race import race
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def _services(postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "rng", random.Random(7))
+    monkeypatch.setattr(services.core, "rng", random.Random(7))
 
 
 def hot_seat_game(players: int = 2, **options: bool) -> tuple[Game, Viewer]:

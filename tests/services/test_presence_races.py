@@ -12,7 +12,8 @@ from django.core.management import call_command
 from games import presence
 from games.models import CountedSockets, Game, Seat
 from games.rules import TableOptions
-from games.services import SeatSpec, Viewer, create_game
+from games.services import SeatSpec, create_game
+from games.viewer import Viewer
 from tests.services.race import race
 from yatzy_site import serving
 

@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from games import bots, replay, rules, services
 from games.models import Game, GameEvent, ScoreEntry, Seat
-from games.services import SeatSpec, Viewer
+from games.services import SeatSpec
 from games.strategy import tables
 from games.strategy.solver import Variant
+from games.viewer import Viewer
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 from tests.web.test_room import bobs_turn, join
 
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def bot_choices(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "bot_rng", random.Random(3))
+    monkeypatch.setattr(services.computer, "rng", random.Random(3))
 
 
 def bot_table(ruleset: str, levels: list[str], options=None, teams=None) -> Game:

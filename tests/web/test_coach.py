@@ -23,7 +23,7 @@ def solved() -> None:
 
 @pytest.fixture
 def four_sixes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "rng", rules.ScriptedDice([6, 3, 6, 6, 6] * 4))
+    monkeypatch.setattr(services.core, "rng", rules.ScriptedDice([6, 3, 6, 6, 6] * 4))
 
 
 def test_the_coach_says_hold_four_sixes(alice: Client, solved: None, four_sixes: None) -> None:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import presence, services
 from games.models import CountedSockets, Game, Seat
-from games.services import Viewer
+from games.viewer import Viewer
 from tests.conftest import create_game, fresh
 from tests.web.test_room import bobs_turn, join
 

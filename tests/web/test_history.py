@@ -38,7 +38,7 @@ class _AllOnes:
 def test_a_tie_is_told_as_a_shared_first_place(
     alice: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "rng", _AllOnes())  # both play the same game
+    monkeypatch.setattr(services.core, "rng", _AllOnes())  # both play the same game
     game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
 
     page = unisolated(alice.get(f"/g/{game.code}/").content.decode())

@@ -10,12 +10,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import markup, rendering, rules, scorecard
+from games import markup, rendering, rules, scorecard, seating
 from games.bounded import Bounded
 from games.models import Game, Seat
-from games.services import Viewer
 from games.snapshots import read_game
-from games.viewer import peek_viewer
+from games.viewer import Viewer, peek_viewer
 from tests.conftest import create_game, unisolated, version
 from tests.web.test_room import bobs_turn
 
@@ -243,13 +242,12 @@ def test_a_read_of_the_game_shows_the_skip_its_key_says_however_late_it_is_rende
 ) -> None:
     # Whether Bob may be skipped changes with time alone: the host's table rendered
     # after the deadline for a key worked out before it would be everyone's table.
-    from games import presence
 
     game = bobs_turn(alice, bob, create_game(alice, invites="1"))  # Bob never connected
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(hours=1))
+    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(hours=1))
     kept = read_game(id=game.id)
     rendering._view_key(kept, Viewer(""), "en")  # worked out for a spectator, on the loop
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(0))  # time passes
+    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(0))  # time passes
 
     host = rendering.table_partial(kept, peek_viewer(alice.session))
     spectator = rendering.table_partial(kept, Viewer(""))

@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
-from games import presence
+from games import seating
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, unisolated, version
 from tests.web.test_room import HTMX, bobs_turn
@@ -70,7 +70,7 @@ def test_a_player_a_crash_left_counted_can_be_skipped_once_the_server_has_restar
 ) -> None:
     game = bob_to_move_left_counted
     settings.CHANNEL_LAYERS = IN_MEMORY
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(0))  # no waiting here
+    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(0))  # no waiting here
     refused = alice.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
     assert "Bob is at the table: wait for their move." in unisolated(refused.content.decode())
     before = timezone.now()

@@ -19,7 +19,7 @@ DICE += [1, 1, 1, 2, 2]
 
 @pytest.fixture
 def scripted_game(alice: Client, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(services, "rng", rules.ScriptedDice(DICE))
+    monkeypatch.setattr(services.core, "rng", rules.ScriptedDice(DICE))
     game = create_game(alice, upper_only="on")
 
     def post(action: str, **data: str) -> None:

@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import broadcast, consumers, presence
+from games import broadcast, consumers, presence, seating
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
 from tests.web.test_room import bobs_turn
@@ -244,7 +244,7 @@ async def test_play_again_moves_every_browser_at_the_table(
 
 async def at_bobs_turn_soon_away(alice: Client, bob: Client, monkeypatch) -> Game:
     """A table at Bob's turn, where a player is away after half a second."""
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
+    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
     lobby = await sync_to_async(create_game)(alice, invites="1")
     return await sync_to_async(bobs_turn)(alice, bob, lobby)
 
@@ -291,7 +291,7 @@ async def test_a_host_without_a_socket_who_loads_the_table_is_at_it_till_she_is_
     """Carol's table offers her Bob's skip while Alice is away too; Alice loads the table
     (her browser has no socket to say she is back): Carol's offer goes, and comes back
     once Alice has asked for nothing for the away time again."""
-    monkeypatch.setattr(presence, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
+    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(seconds=0.5))
     carol = Client()
     game = await sync_to_async(bobs_turn_with_carol_and_both_gone)(alice, bob, carol)
     carols = socket(game.code, carol)

@@ -16,9 +16,8 @@ from django.test import Client
 from games import broadcast, scorecard, services
 from games.bounded import Bounded
 from games.rendering import table_partial
-from games.services import Viewer
 from games.snapshots import Snapshots, read_game, seats_at_hand
-from games.viewer import peek_viewer
+from games.viewer import Viewer, peek_viewer
 from tests.conftest import create_game
 from tests.ws.test_inline import browser_request
 from yatzy_site.handlers import OneHopASGIHandler
