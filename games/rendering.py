@@ -338,24 +338,6 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
     return _live(table_partial(game, viewer))
 
 
-def warm(game: Game) -> None:
-    """Render, in the thread that made the move and as it commits, the tables its
-    connected browsers are about to be pushed (one per distinct view), so that their
-    sockets send them straight from the event loop instead of each queueing for a
-    thread behind other requests. The game's seats must be at hand."""
-    if game.status == Game.Status.LOBBY:
-        return
-    tokens: dict[str, set[str]] = {}  # browser: the seats it holds, as its session does
-    for seat in game.seats.all():
-        if seat.connections > 0:  # (of a seat handed over, its player's sockets)
-            tokens.setdefault(seat.browser_id, set()).add(seat.player_token)
-    viewers = [Viewer(browser, frozenset(held)) for browser, held in tokens.items()]
-    if spectators(game) > 0:
-        viewers.append(Viewer(""))
-    for viewer in viewers:
-        table_partial(game, viewer)
-
-
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
     the database nor a rendering: the table is in the cache and the game's seats are at
