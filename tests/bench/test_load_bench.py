@@ -103,52 +103,34 @@ def _figures(p50: float, p99: float, ms_per_action: float) -> dict:
     }
 
 
-def test_each_latency_target_is_also_judged_on_the_bare_stack_of_the_same_run(
+def test_latencies_are_set_against_the_bare_stack_and_only_losses_are_judged(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A run on a machine too slow for a limit says so: the bare stack's figure of the
-    same run is judged against the same limit, and the CPU a core has per action at
-    each rate is set against what the bare stack used of it."""
+    """A run prints each rate's p99 latencies beside the bare stack's of the same run,
+    with their ratio, and judges what does not depend on the machine's speed: a slow
+    hour's latencies miss nothing, a lost update does."""
     from bench import load
 
     report = {
         "loads": [
-            {
-                "rate": 100,
-                "project": _figures(4.0, 9.0, 2.9),
-                "bare": _figures(2.0, 3.0, 1.3),
-                "ratio": {"update_to_others_ms_p99": 3.0},
-            },
-            {
-                "rate": 250,
-                "project": _figures(20.0, 900.0, 8.4),
-                "bare": _figures(3.5, 103.4, 3.3),
-                "ratio": {"update_to_others_ms_p99": 8.7},
-            },
+            {"rate": 100, "project": _figures(4.0, 9.0, 2.9), "bare": _figures(2.0, 3.0, 1.3)},
+            {"rate": 250, "project": _figures(20.0, 900.0, 8.4), "bare": _figures(3.5, 100, 3.3)},
         ],
         "machine": {"cpus": 2, "steal_percent": 0.0, "python_speed_ms": 38.0},
     }
+    report["loads"][1]["project"]["lost_updates"] = 1
     report["targets"] = load.targets(report)
     checks = {check["target"]: check for check in report["targets"]}
 
-    assert checks["100/s update to others p50 ms"] == {
-        "target": "100/s update to others p50 ms",
-        "value": 4.0,
-        "limit": 5,
-        "ok": True,
-        "bare_value": 2.0,
-        "bare_ok": True,
-    }
-    assert checks["250/s update to others p99 ms"]["ok"] is False
-    assert checks["250/s update to others p99 ms"]["bare_ok"] is False
-    assert "bare_ok" not in checks["100/s update p99 vs bare stack (x)"]  # a ratio already
-    assert "bare_ok" not in checks["250/s lost+duplicated updates"]
+    assert checks["100/s lost+duplicated updates"]["ok"] is True
+    assert checks["250/s lost+duplicated updates"]["ok"] is False
+    assert not any("p99" in name or "p50" in name for name in checks)
 
     load.print_report(report)
     out = capsys.readouterr().out
-    assert "MISS 250/s update to others p99 ms: 900.0 (limit 50; bare stack 103.4, MISS)" in out
-    assert "ok   100/s update to others p50 ms: 4.0 (limit 5; bare stack 2.0, ok)" in out
-    assert "the bare stack itself missed 1 of these limits (250/s update to others p99 ms)" in out
+    assert "100/s update to the others p99: site 9.0 ms, bare stack 3.0 ms (3.0x)" in out
+    assert "250/s acting browser's response p99: site 900.0 ms, bare stack 100.0 ms (9.0x)" in out
+    assert "MISS 250/s lost+duplicated updates: 1 (limit 0)" in out
     assert (
         "at 250/s one process has 4.00 ms of a core an action; "
         "the bare stack used 3.30 (82 %), the site 8.40"
