@@ -28,7 +28,6 @@ from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS, Skippers, skippers
 from games.scorecard import column_heads, scorecard_table
 from games.services import Viewer
-from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 
@@ -338,28 +337,11 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
     return _live(table_partial(game, viewer))
 
 
-def warm(game: Game) -> None:
-    """Render, in the thread that made the move and as it commits, the tables its
-    connected browsers are about to be pushed (one per distinct view), so that their
-    sockets send them straight from the event loop instead of each queueing for a
-    thread behind other requests. The game's seats must be at hand."""
-    if game.status == Game.Status.LOBBY:
-        return
-    tokens: dict[str, set[str]] = {}  # browser: the seats it holds, as its session does
-    for seat in game.seats.all():
-        if seat.connections > 0:  # (of a seat handed over, its player's sockets)
-            tokens.setdefault(seat.browser_id, set()).add(seat.player_token)
-    viewers = [Viewer(browser, frozenset(held)) for browser, held in tokens.items()]
-    if spectators(game) > 0:
-        viewers.append(Viewer(""))
-    for viewer in viewers:
-        table_partial(game, viewer)
-
-
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
-    the database nor a rendering: the table is in the cache and the game's seats are at
-    hand. Safe to call on the event loop; ``None`` means render it (``render_live``).
+    the database nor a rendering: the table is in the cache (``game`` read with its
+    seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
+    means render it (``render_live``).
 
     The string sent is kept on the game, per view and spectator count, so the browsers
     that see the same table share one string, made once (and hashed once)."""
@@ -367,8 +349,6 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
         return None
     if lobby_page:
         return _to_the_table(game)
-    if not seats_at_hand(game):
-        return None
     key = (_view_key(game, viewer, language), spectators(game))
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import broadcast, queries
+from games import broadcast
 from games import rules as engine
 from games.bidi import isolated_text
 from games.errors import ActionError, GameNotFound, NotYourSeat, StaleGame, from_rules
@@ -501,8 +501,14 @@ def get_game(code: str) -> Game:
 # -- inside the transaction ---------------------------------------------------------------
 
 
-def _locked(code: str, read: Callable[[str], Game | None] = queries.locked_game) -> Game:
-    game = read(code)
+def _locked(code: str, with_seats: bool = False) -> Game:
+    """The game with ``code``, its row locked until the transaction ends (on databases
+    that lock rows; SQLite's write transaction locks the whole database); with its
+    seats read too if ``with_seats``."""
+    games = Game.objects.select_for_update().filter(code=code)
+    if with_seats:
+        games = games.prefetch_related("seats")
+    game = games.first()
     if game is None:
         raise GameNotFound
     return game
@@ -631,7 +637,7 @@ def _play(
     act: Callable[[engine.GameState, int], engine.GameState],
 ) -> Game:
     with transaction.atomic():
-        game = _locked(code, queries.locked_game_with_seats)
+        game = _locked(code, with_seats=True)
         _check_version(game, version)
         if game.status != Game.Status.PLAYING:
             message = (
@@ -735,7 +741,7 @@ def _write_score(
         turn=old.turn,
     )
     try:
-        queries.insert([entry])
+        ScoreEntry.objects.bulk_create([entry])
     except IntegrityError:
         # The row lock makes this unreachable; the constraint is the last guard. No
         # savepoint (two more queries a score): the error leaves the move's
@@ -780,15 +786,15 @@ def _bump(
     if kind in TABLE_MOVES:
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
-    queries.update(game, ["version", *changed])
+    game.save(update_fields=["version", *changed])
     _log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
-    transaction.on_commit(lambda: broadcast.game_changed(code, version, game, seats))
+    transaction.on_commit(lambda: broadcast.game_changed(code, version, seats))
 
 
 def _log(game: Game, events: Sequence[Event]) -> None:
-    queries.insert(
+    GameEvent.objects.bulk_create(
         [
             GameEvent(
                 game=game,
