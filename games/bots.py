@@ -19,6 +19,7 @@ Settings: ``YATZY_BOT_RUNNER`` "thread" (default: the server runs the steps) or
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 
@@ -47,8 +48,10 @@ class Runner:
         loop.call_soon_threadsafe(loop.call_later, delay, self._start, code, version)
 
     def _start(self, code: str, version: int) -> None:
+        # A context of its own: not the one of the step or request that asked for it
+        # (asgiref's, which that sync thread's work left behind, or its answered page).
         step = database_sync_to_async(self._step)(code, version)
-        task = asyncio.get_running_loop().create_task(step)
+        task = asyncio.get_running_loop().create_task(step, context=contextvars.Context())
         self._steps.add(task)
         task.add_done_callback(self._steps.discard)
 
