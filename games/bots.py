@@ -2,31 +2,33 @@
 
 The computer players hear that a table changed as its sockets do (``broadcast``'s
 ``table_changed``, sent as the move's transaction commits); where one of them is to
-move, they ask for a step. Each process runs one timer thread that makes the step
-after ``YATZY_BOT_DELAY`` seconds through ``services.bot_move``, which
+move, they ask for a step. The server's event loop makes the step after
+``YATZY_BOT_DELAY`` seconds through ``services.bot_move``, which
 locks the game and checks its version like any move: if a human, another process
 or a repeated wake-up got there first, the step is dropped. A step leaves the next
 one scheduled the same way, so a bot's turn plays itself out: hold, roll, ..., score.
 
-If the process that owned the next step dies, the next browser to load or reconnect
-to the table wakes the bot again (``nudge``).
+If the process that owned the next step dies, or the step was asked for outside a
+server (a management command), the next browser to load or reconnect to the table
+wakes the bot again (``nudge``).
 
-Settings: ``YATZY_BOT_RUNNER`` "thread" (default) or "manual" (nothing runs by itself;
-tests step bots with ``services.bot_move``), ``YATZY_BOT_DELAY`` in seconds.
+Settings: ``YATZY_BOT_RUNNER`` "thread" (default: the server runs the steps) or
+"manual" (nothing runs by itself; tests step bots with ``services.bot_move``),
+``YATZY_BOT_DELAY`` in seconds.
 """
 
 from __future__ import annotations
 
-import heapq
+import asyncio
+import contextvars
 import logging
-import threading
 import time
 
+from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
 from django.dispatch import receiver
 
-from games import services
+from games import broadcast, services
 from games.broadcast import table_changed
 from games.models import Game
 from games.seating import bot_to_move
@@ -35,42 +37,34 @@ log = logging.getLogger(__name__)
 
 
 class Runner:
-    """A timer thread with a queue of (when, game code, version) steps to make."""
+    """Steps to make, each ``delay`` seconds after it was asked for, on the event loop
+    serving this process. The step itself runs through ``database_sync_to_async``, in
+    asgiref's sync thread like a request's database work, so its notice is sent as a
+    request's is (``broadcast``)."""
 
     def __init__(self) -> None:
-        self._queue: list[tuple[float, str, int]] = []
-        self._ready = threading.Condition()
-        self._thread: threading.Thread | None = None
+        self._steps: set[asyncio.Task] = set()  # under way, kept from the collector
 
     def add(self, code: str, version: int, delay: float) -> None:
-        with self._ready:
-            heapq.heappush(self._queue, (time.monotonic() + delay, code, version))
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
-                self._thread.start()
-            self._ready.notify()
+        loop = broadcast.server_loop()
+        if loop is None:  # not a server: the next browser at the table wakes it (``nudge``)
+            return
+        loop.call_soon_threadsafe(loop.call_later, delay, self._start, code, version)
 
-    def pending(self) -> int:
-        with self._ready:
-            return len(self._queue)
-
-    def _run(self) -> None:
-        while True:
-            with self._ready:
-                while not self._queue or self._queue[0][0] > time.monotonic():
-                    timeout = self._queue[0][0] - time.monotonic() if self._queue else None
-                    self._ready.wait(timeout)
-                _, code, version = heapq.heappop(self._queue)
-            self._step(code, version)
+    def _start(self, code: str, version: int) -> None:
+        # A context of its own: not the one of the step or request that asked for it
+        # (asgiref's, which that sync thread's work left behind, or its answered page).
+        step = database_sync_to_async(self._step)(code, version)
+        task = asyncio.get_running_loop().create_task(step, context=contextvars.Context())
+        self._steps.add(task)
+        task.add_done_callback(self._steps.discard)
 
     @staticmethod
     def _step(code: str, version: int) -> None:
         try:
             services.bot_move(code, version)
-        except Exception:  # a bot must never take the thread down with it
+        except Exception:  # a failed step must not go unseen
             log.exception("computer player's move in game %s at version %s failed", code, version)
-        finally:
-            close_old_connections()
 
 
 runner = Runner()

@@ -8,18 +8,14 @@ the socket: they are HTTP POSTs with CSRF and the seat check.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
-import functools
 import math
 import time
-from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import BaseChannelLayer, get_channel_layer
+from channels.layers import BaseChannelLayer
 from django.utils import translation
 
 from games import bots, broadcast, presence, seating
@@ -28,7 +24,6 @@ from games.models import Game
 from games.rendering import cached_live, handed_over, handed_over_offer, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.viewer import peek_viewer
-from yatzy_site import inline
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
@@ -43,24 +38,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
     offered: tuple[tuple[int, str], ...] = ()  # the seats this page is offered to take back
 
-    async def __call__(self, scope: dict, receive, send) -> None:
-        """As Channels' consumer: messages from the browser and from the channel layer,
-        handled one at a time, each in full before the next. Channels waits for the
-        next with ``asyncio.wait`` over both sources, which sets up and tears down a
-        wait on each of them for every message; here each pending receive says it is
-        done through a callback (bench.servercost: 9.95 -> 9.79 M instructions a
-        move)."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        self.base_send = send
-        sources: list[Callable[[], Awaitable[dict]]] = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        with contextlib.suppress(StopConsumer):
-            await _serve(sources, self.dispatch)
-
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
@@ -70,11 +47,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
-        broadcast.sockets_served_here()
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        arrival = await inline.database(self._arrive, time.monotonic())
+        arrival = await database_sync_to_async(self._arrive)(time.monotonic())
         if arrival is None:
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
@@ -89,29 +65,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             presence.SPECTATORS.change(self.game_id, self.code, +1)
 
-    # Channels closes stale database connections before every message a consumer
-    # handles (and after a disconnect), each time by a hop to the sync thread, where
-    # it waits behind every request in the queue: that put every push behind the
-    # whole queue, even a table ready on the event loop. This consumer reaches the
-    # database only through ``database_sync_to_async``, which closes stale
-    # connections itself, so both hops are left out.
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-    async def websocket_disconnect(self, message: dict) -> None:
-        await self.disconnect(message["code"])
-        raise StopConsumer()
-
     async def disconnect(self, code: int) -> None:
         if self.game_id is None:
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.seats:
-            await inline.database(presence.leave, self.seats)
+            await database_sync_to_async(presence.leave)(self.seats)
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
             tell_when_away(self.channel_layer, self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
         else:
@@ -132,11 +91,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if version is not None and version <= self.sent_version:
             return
         stamp = move_stamp(version) if version is not None else event.get("stamp")
-        html, current = self._cached(stamp) or await inline.database(self._render, stamp)
+        html, current = self._cached(stamp) or await database_sync_to_async(self._render)(stamp)
         if html and current < self.sent_version:
             # this process read the game for a presence notice before this browser's
             # last update: read it again rather than send an older table
-            html, current = await inline.database(self._render, None)
+            html, current = await database_sync_to_async(self._render)(None)
         if not html or current < self.sent_version or hash(html) == self.sent_hash:
             return  # nothing this browser sees has changed
         self.sent_version = current
@@ -182,7 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         at the seats its browser has now, as if it had just come (the seat a player
         was handed from stays theirs: ``seating.players_seats``)."""
         held = self.seats
-        offer = await inline.database(self._reseat, move_stamp(version))
+        offer = await database_sync_to_async(self._reseat)(move_stamp(version))
         if bool(held) != bool(self.seats):
             presence.SPECTATORS.change(self.game_id, self.code, -1 if self.seats else +1)
         if held != self.seats:
@@ -246,47 +205,6 @@ def _tell(layer: BaseChannelLayer, due: tuple[str, int]) -> None:
     )
     _told_later.add(task)
     task.add_done_callback(_told_later.discard)
-
-
-async def _serve(
-    sources: list[Callable[[], Awaitable[dict]]], dispatch: Callable[[dict], Awaitable[None]]
-) -> None:
-    """Dispatch what ``sources`` receive, one message at a time (each source's in its
-    order, the sources in the order their receives finish), until ``dispatch`` raises
-    (``StopConsumer`` at the end of a socket) or a receive fails. Kept small: an idle
-    socket holds this frame and what it refers to for as long as it is open."""
-    loop = asyncio.get_running_loop()
-    arrived: list[asyncio.Task] = []  # the receives that are done, not yet dispatched
-    woken: list[asyncio.Future] = []  # the wait for the next one, while there is one
-
-    def done(task: asyncio.Task) -> None:
-        arrived.append(task)
-        if woken and not woken[0].done():
-            woken[0].set_result(None)
-
-    tasks = [loop.create_task(source()) for source in sources]
-    for task in tasks:
-        task.add_done_callback(done)
-    try:
-        while True:
-            while not arrived:
-                woken.append(loop.create_future())
-                try:
-                    await woken[0]
-                finally:
-                    woken.clear()
-            task = arrived.pop(0)
-            index = tasks.index(task)
-            message = task.result()
-            await dispatch(message)
-            tasks[index] = loop.create_task(sources[index]())
-            tasks[index].add_done_callback(done)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
 
 
 def language_of(scope: dict) -> str:

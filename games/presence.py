@@ -19,6 +19,7 @@ import logging
 from contextlib import nullcontext
 from typing import NamedTuple
 
+from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -29,7 +30,6 @@ from django.utils import timezone
 from games.models import CountedSockets, Game, Seat
 from games.seating import is_away, players_seats
 from games.viewer import Viewer
-from yatzy_site import inline
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +213,7 @@ class Spectators:
         while self._pending:
             await asyncio.sleep(wait)
             changes, self._pending = self._pending, {}
-            unwritten = await inline.database(write_spectators, changes)
+            unwritten = await database_sync_to_async(write_spectators)(changes)
             for key, delta in unwritten.items():  # tried again, with what came since
                 self._pending[key] = self._pending.get(key, 0) + delta
             wait = self.retry if unwritten else self.interval

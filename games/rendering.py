@@ -27,7 +27,6 @@ from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS
 from games.scorecard import column_heads, scorecard_table
-from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.viewer import Viewer
@@ -340,8 +339,9 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
 
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
-    the database nor a rendering: the table is in the cache and the game's seats are at
-    hand. Safe to call on the event loop; ``None`` means render it (``render_live``).
+    the database nor a rendering: the table is in the cache (``game`` read with its
+    seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
+    means render it (``render_live``).
 
     The string sent is kept on the game, per view and spectator count, so the browsers
     that see the same table share one string, made once (and hashed once)."""
@@ -349,8 +349,6 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
         return None
     if lobby_page:
         return _to_the_table(game)
-    if not seats_at_hand(game):
-        return None
     key = (_view_key(game, viewer, language), spectators(game))
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)

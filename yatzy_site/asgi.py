@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 
-from yatzy_site.handlers import get_asgi_application
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yatzy_site.settings")
 django_asgi_app = get_asgi_application()
@@ -14,12 +14,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from games import broadcast  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yatzy_site import twisted_http  # noqa: E402
 
 twisted_http.install()
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -27,6 +28,14 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope: dict, receive, send) -> None:
+    """The site, on the event loop that serves this process: known to ``broadcast``,
+    which schedules delayed notices and computer players' steps on it."""
+    broadcast.served_here()
+    await router(scope, receive, send)
+
 
 # What is loaded by now lives as long as the process: keep it out of the garbage
 # collector's full passes, which under load come every few seconds and stop the

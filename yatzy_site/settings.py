@@ -108,12 +108,6 @@ else:
     # A file, not memory, so that racing test threads and test servers share it.
     DATABASES["default"]["TEST"] = {"NAME": VAR_DIR / "test-db.sqlite3"}
 
-# Django's synchronous work on the event loop's thread instead of one sync thread
-# (yatzy_site/inline.py): for SQLite, whose queries never wait on a network.
-YATZY_SYNC_ON_LOOP = env_bool(
-    "YATZY_SYNC_ON_LOOP", DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-)
-
 if "REDIS_URL" in os.environ or PRODUCTION:
     # The sessions' cache (below) must be one that every server process shares.
     CACHES = {
@@ -133,7 +127,7 @@ if "REDIS_URL" in os.environ or PRODUCTION:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "yatzy_site.layers.ThrottledInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -15,7 +15,10 @@ Twisted has a switch for this (``Request(parsePOSTFormSubmission=False)``; twist
 daphne's requests set it; in a twisted without the switch it does nothing, and the
 parsing stays as it was.
 
-Drop this when daphne turns the parsing off itself.
+Upstream: twisted/twisted#9739 (twisted answers 400 to valid multipart bodies; open),
+reported downstream as django/channels#1386 and django/daphne#447 (a form with
+non-ASCII field names refused with a bare 400). Drop this when daphne turns the
+parsing off itself.
 """
 
 from __future__ import annotations

@@ -10,12 +10,12 @@ transaction already serialises writers) for the length of its transaction.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast, queries
+from games import broadcast
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
@@ -47,9 +47,14 @@ def get_game(code: str) -> Game:
     return game
 
 
-def locked(code: str, read: Callable[[str], Game | None] = queries.locked_game) -> Game:
-    """The game ``code``, its row locked until the transaction ends."""
-    game = read(code)
+def locked(code: str, with_seats: bool = False) -> Game:
+    """The game with ``code``, its row locked until the transaction ends (on databases
+    that lock rows; SQLite's write transaction locks the whole database); with its
+    seats read too if ``with_seats``."""
+    games = Game.objects.select_for_update().filter(code=code)
+    if with_seats:
+        games = games.prefetch_related("seats")
+    game = games.first()
     if game is None:
         raise GameNotFound
     return game
@@ -111,7 +116,7 @@ def _write_score(
         turn=old.turn,
     )
     try:
-        queries.insert([entry])
+        ScoreEntry.objects.bulk_create([entry])
     except IntegrityError:
         # The row lock makes this unreachable; the constraint is the last guard. No
         # savepoint (two more queries a score): the error leaves the move's
@@ -140,7 +145,7 @@ def bump(
     if kind in TABLE_MOVES:
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
-    queries.update(game, ["version", *changed])
+    game.save(update_fields=["version", *changed])
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
@@ -149,7 +154,7 @@ def bump(
 
 def log(game: Game, events: Sequence[Event]) -> None:
     """Log ``events`` at the game's current version."""
-    queries.insert(
+    GameEvent.objects.bulk_create(
         [
             GameEvent(
                 game=game,

@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import queries
 from games import rules as engine
 from games.bidi import isolated_text
 from games.errors import ActionError, NotYourSeat, from_rules
@@ -57,7 +56,7 @@ def _play(
     """Play ``move`` (or the move it makes of the state) for the player to move, who
     must be one of ``viewer``'s seats. Locks the game's row."""
     with transaction.atomic():
-        game = core.locked(code, queries.locked_game_with_seats)
+        game = core.locked(code, with_seats=True)
         core.check_version(game, version)
         if game.status != Game.Status.PLAYING:
             message = (

@@ -1,9 +1,10 @@
 """Computer players through the real services: they finish whole games of every rule
 set and option, show each hold and roll as a step of its own, continue a seat handed
-to them, and move by themselves from the timer thread at a watchable pace."""
+to them, and move by themselves in a server at a watchable pace."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import time
@@ -11,10 +12,12 @@ from datetime import timedelta
 from itertools import pairwise
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import bots, replay, rules, services
+from games import bots, broadcast, replay, rules, services
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.services import SeatSpec
 from games.strategy import tables
@@ -22,10 +25,12 @@ from games.strategy.solver import Variant
 from games.viewer import Viewer
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 from tests.web.test_room import bobs_turn, join
+from yatzy_site.asgi import application
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 FINNISH = {"HTTP_ACCEPT_LANGUAGE": "fi"}
 HOST = Viewer("host-browser")
+ORIGIN = (b"origin", b"http://127.0.0.1")
 pytestmark = pytest.mark.django_db
 
 
@@ -496,25 +501,43 @@ def test_a_page_load_wakes_a_bot_whose_step_was_lost(
     assert woken == [(game.code, fresh(game).version)]
 
 
+@pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-def test_bots_move_by_themselves_a_step_at_a_time(settings, bot_choices: None) -> None:
+async def test_bots_move_by_themselves_a_step_at_a_time_in_a_server(
+    settings, bot_choices: None
+) -> None:
     settings.YATZY_BOT_RUNNER = "thread"
     settings.YATZY_BOT_DELAY = 0.05
-    game = bot_table("yatzy", ["good", "beginner"], rules.TableOptions(upper_only=True))
+    host = [(b"host", b"testserver")]
+    served = await HttpCommunicator(application, "GET", "/healthz", headers=host).get_response()
+    assert served["status"] == 200  # the server's loop is serving
+    game = await sync_to_async(bot_table)(
+        "yatzy", ["good", "beginner"], rules.TableOptions(upper_only=True)
+    )
+    watcher = WebsocketCommunicator(
+        application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN]
+    )
+    await watcher.connect()
 
     deadline = time.monotonic() + 60
-    while fresh(game).status != Game.Status.FINISHED and time.monotonic() < deadline:
-        time.sleep(0.1)
+    while (await sync_to_async(fresh)(game)).status != Game.Status.FINISHED:
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.1)
+    pushed = []
+    while not await watcher.receive_nothing(timeout=0.3):
+        html = await watcher.receive_from()
+        pushed.append(int(re.search(r'data-version="(\d+)"', html).group(1)))
+    await watcher.disconnect()
 
-    assert fresh(game).status == Game.Status.FINISHED
-    stamps = list(
+    finished = await sync_to_async(fresh)(game)
+    assert pushed == sorted(pushed) and pushed[-1] == finished.version  # seen live
+    stamps = await sync_to_async(list)(
         GameEvent.objects.filter(game=game, seat_position__isnull=False).values_list(
             "created_at", flat=True
         )
     )
     gaps = [(b - a).total_seconds() for a, b in pairwise(stamps)]
     assert min(gaps) >= 0.04  # a step at a time, never in a burst
-    assert bots.runner.pending() == 0
 
 
 def test_a_computer_player_is_named_in_each_readers_language(

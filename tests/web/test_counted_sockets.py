@@ -141,7 +141,6 @@ def test_spectators_the_database_refused_are_written_with_the_next_batch(
 ) -> None:
     # Lost, the count would stay wrong until the process restarts.
     settings.YATZY_PROCESS = "web1"
-    settings.YATZY_SYNC_ON_LOOP = True  # the batch's write in this test's transaction
     book = presence._book
     refusals = [DatabaseError("the database went away")]
 

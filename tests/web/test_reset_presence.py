@@ -23,7 +23,7 @@ from tests.conftest import create_game, fresh, unisolated, version
 from tests.web.test_room import HTMX, bobs_turn
 from yatzy_site import serving
 
-IN_MEMORY = {"default": {"BACKEND": "yatzy_site.layers.ThrottledInMemoryChannelLayer"}}
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 APP = "yatzy_site.asgi:application"
 REDIS = {
     "default": {

@@ -24,12 +24,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.mark.asyncio
 async def test_the_handshake_is_answered_while_the_sync_thread_is_busy(
-    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch, settings
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # In a reconnect storm the thread is busy for seconds; a handshake that waited
-    # for it would time out and the browser would come back again, and again. (On
-    # the loop, tests/ws/test_inline.py: the handshake comes before the read.)
-    settings.YATZY_SYNC_ON_LOOP = False
+    # for it would time out and the browser would come back again, and again.
     game = await sync_to_async(create_game)(alice)
     thread_free = threading.Event()
     real_arrive = TableConsumer._arrive
