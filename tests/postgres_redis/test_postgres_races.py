@@ -17,7 +17,7 @@ from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.rules import GameState, ScriptedDice, TableOptions
 from games.rules import roll as engine_roll
 from games.services import SeatSpec, Viewer
-from tests.services.race import race
+from tests.postgres_redis.race import race
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
