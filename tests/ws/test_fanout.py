@@ -64,7 +64,7 @@ def count_renderings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return renders
 
 
-async def wait_until(condition, timeout: float = 2.0) -> None:
+async def wait_until(condition, timeout: float = 30.0) -> None:
     for _ in range(int(timeout / 0.01)):
         if condition():
             return
