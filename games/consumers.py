@@ -11,11 +11,13 @@ import asyncio
 import contextlib
 import copy
 import functools
+import logging
 import math
 import time
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,6 +34,8 @@ from yatzy_site import inline
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
+
+logger = logging.getLogger(__name__)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -95,6 +99,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     # whole queue, even a table ready on the event loop. This consumer reaches the
     # database only through ``database_sync_to_async``, which closes stale
     # connections itself, so both hops are left out.
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """As Channels' send, except to a socket the browser closed while its message
+        was on the way (as a page goes on to the next game): daphne refuses the send
+        (autobahn's ``Disconnected``), and the message is dropped. The close itself is
+        the next message this consumer handles, and ends it."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            logger.debug("a socket of table %s closed before a message to it was sent", self.code)
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
