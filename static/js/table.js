@@ -163,8 +163,12 @@
     if (leaving) return;
     // a socket dropped (also daphne's on a restart) is tried again; one the server
     // closed on purpose (an unknown game) is not
+    // a move that could not be sent stays said while the socket is tried again:
+    // each failed try replaced it within a second, before a player had read it
     lost = true;
-    say(RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0 ? "lost" : "closed");
+    var retried = RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0;
+    if (retried && stateShown() === "unsent") return;
+    say(retried ? "lost" : "closed");
   });
   function sayBack() {
     say("back");
