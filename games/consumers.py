@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import math
 import time
 from types import SimpleNamespace
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer
@@ -27,6 +29,8 @@ from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
+
+logger = logging.getLogger(__name__)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -64,6 +68,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(group_name(self.code), presence_notice())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, +1)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """As Channels' send, except to a socket the browser closed while its message
+        was on the way (as a page goes on to the next game): daphne refuses the send
+        (autobahn's ``Disconnected``), and the message is dropped. The close itself is
+        the next message this consumer handles, and ends it."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            logger.debug("a socket of table %s closed before a message to it was sent", self.code)
 
     async def disconnect(self, code: int) -> None:
         if self.game_id is None:

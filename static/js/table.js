@@ -4,10 +4,32 @@
   "use strict";
   var TURN_MARK = "▶ ";
 
+  // A page follows the table where it went (the game started, or goes on at the next
+  // table) once. The pushed table says so in each of its elements (the table, the
+  // announcement), and the player who pressed the button is also answered with htmx's
+  // HX-Redirect: each new load cut the one before short, and every page loaded the
+  // next table twice.
+  var following = false;
+  function follow(url) {
+    if (following) return;
+    following = true;
+    window.location.assign(url);
+  }
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var url = event.detail.xhr.getResponseHeader("HX-Redirect");
+    if (!url) return;
+    event.preventDefault(); // followed here, not by htmx as well
+    follow(url);
+  });
+  // a page the browser kept and shows again (back, forward) may follow again
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) following = false;
+  });
+
   function afterUpdate() {
     var moved = document.querySelector("[data-redirect]");
     if (moved) {
-      window.location.assign(moved.getAttribute("data-redirect"));
+      follow(moved.getAttribute("data-redirect"));
       return;
     }
     var table = document.getElementById("table");
@@ -141,8 +163,12 @@
     if (leaving) return;
     // a socket dropped (also daphne's on a restart) is tried again; one the server
     // closed on purpose (an unknown game) is not
+    // a move that could not be sent stays said while the socket is tried again:
+    // each failed try replaced it within a second, before a player had read it
     lost = true;
-    say(RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0 ? "lost" : "closed");
+    var retried = RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0;
+    if (retried && stateShown() === "unsent") return;
+    say(retried ? "lost" : "closed");
   });
   function sayBack() {
     say("back");

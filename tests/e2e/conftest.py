@@ -3,6 +3,10 @@ Playwright, and the site served by daphne in its own process on the test databas
 
 Without /usr/bin/chromium the browser tests skip and say why, except under CI,
 where a missing browser fails the run.
+
+Every wait is for a condition, bounded by YATZY_E2E_TIMEOUT_S (30 s unless set): on a
+busy machine a page takes seconds where it takes milliseconds on an idle one, and a
+bound that short failed tests that were right. A test that fails still fails, later.
 """
 
 from __future__ import annotations
@@ -14,11 +18,30 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from playwright.sync_api import expect
 
 from tests.servers import Server, database_url_of_this_run
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+def seconds_from_environment(variable: str, default: float) -> float:
+    value = os.environ.get(variable, "")
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"{variable}={value!r} is not a number of seconds") from None
+    if seconds <= 0:
+        raise ValueError(f"{variable}={value!r} must be more than 0 seconds")
+    return seconds
+
+
+# How long any wait for a page (an expectation, a click, a navigation) may take.
+TIMEOUT_MS = seconds_from_environment("YATZY_E2E_TIMEOUT_S", 30) * 1000
+expect.set_options(timeout=TIMEOUT_MS)
 
 # Playwright's sync API runs an event loop in the test's thread; the Django calls
 # the tests make there are ordinary blocking ones.
@@ -77,7 +100,8 @@ def new_page(browser: object, site: Server, transactional_db: None):
 
     def open_page(width: int = 1280, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(TIMEOUT_MS)
+        context.set_default_navigation_timeout(TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()
 

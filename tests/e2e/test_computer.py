@@ -27,7 +27,7 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
     expect(chime).to_have_attribute("aria-pressed", "true")
 
     for turn in range(6):
-        expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.", timeout=30_000)
+        expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
         page.get_by_role("button", name="Roll").click()
         expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
         page.get_by_role("link", name="Hint").click()
@@ -39,7 +39,7 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
         if turn < 5:  # the computer's turn plays out on this page without a reload
             expect(page.get_by_role("status")).to_contain_text("Computer 1 (Perfect)'s turn.")
 
-    expect(page.get_by_role("status")).to_contain_text("Game over", timeout=30_000)
+    expect(page.get_by_role("status")).to_contain_text("Game over")
     assert page.evaluate("window.yatzyTurnSignals") == 5  # each turn back from the computer
     game = Game.objects.get()
     bot_moves = GameEvent.objects.filter(game=game, seat_position=1)
@@ -75,7 +75,7 @@ def test_a_keyboard_player_keeps_the_focus_through_the_computers_turn(
     page.keyboard.press("Enter")
     expect(page.get_by_role("status")).to_contain_text("Computer 1 (Good)'s turn.")
 
-    expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.", timeout=30_000)
+    expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(page.get_by_role("button", name="Roll")).to_be_focused()
     page.keyboard.press("Enter")  # and rolls
     expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")

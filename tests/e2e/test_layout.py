@@ -236,7 +236,7 @@ def test_the_hosts_skip_buttons_keep_their_distance_from_the_scorecard(
     expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
     alice.set_extra_http_headers({"Accept-Language": language})
     bob.close()
-    expect(alice.locator("#table > .skip")).to_have_count(2, timeout=15_000)
+    expect(alice.locator("#table > .skip")).to_have_count(2)
     alice.reload()  # in the language asked for
     expect(alice.locator("#table > .skip")).to_have_count(2)
 

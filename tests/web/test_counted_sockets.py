@@ -1,7 +1,7 @@
 """Where several server processes share the database, each books the sockets it counts
 under its name (``YATZY_PROCESS``), so that when one dies its successor takes off what
 it left counted and nothing else: the other processes' players stay present.
-(Real processes, PostgreSQL and Redis: tests/services/test_processes.py.)"""
+(Real processes, PostgreSQL and Redis: tests/postgres_redis/test_processes.py.)"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Two tabs of one player, double clicks: exactly one of the racing moves applies.
 
 Runs on the default database (SQLite, in a file, immediate transactions); the
-same races on PostgreSQL are in tests/services/.
+same races on PostgreSQL are in tests/postgres_redis/.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.models import Game, GameEvent, ScoreEntry
 from tests.conftest import create_game, fresh, version
-from tests.services.race import race
+from tests.postgres_redis.race import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -39,7 +39,7 @@ async def test_the_handshake_is_answered_while_the_sync_thread_is_busy(
     monkeypatch.setattr(TableConsumer, "_arrive", busy_arrive)
     ws = socket(game.code, alice)
 
-    connected, _ = await ws.connect(timeout=1)
+    connected, _ = await ws.connect(timeout=30)
     assert connected
     assert await ws.receive_nothing(timeout=0.2)
     thread_free.set()
@@ -107,10 +107,10 @@ async def test_spectators_are_counted_in_the_database_in_batches(alice: Client) 
 
 
 async def counted_in_database(game: Game, expected: int) -> int:
-    """The spectators the database counts, waiting up to a second for ``expected``."""
-    for _ in range(50):
-        spectators = (await sync_to_async(fresh)(game)).spectators
-        if spectators == expected:
-            break
+    """The spectators the database counts, waiting up to 30 s for ``expected``."""
+    deadline = time.monotonic() + 30
+    spectators = (await sync_to_async(fresh)(game)).spectators
+    while spectators != expected and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
+        spectators = (await sync_to_async(fresh)(game)).spectators
     return spectators

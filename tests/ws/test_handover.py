@@ -4,6 +4,8 @@ of that player's browser learn it over their sockets, not only on a reload."""
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -41,6 +43,17 @@ def handed_over(alice: Client, bob: Client) -> Game:
     alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
     assert Seat.objects.get(name="Bob").kind == Seat.Kind.BOT
     return game
+
+
+async def seat_once(name: str, condition: Callable[[Seat], bool]) -> Seat:
+    """``name``'s seat once ``condition`` holds of it (a socket's departure is counted a
+    moment after it closes), or as it is after 30 s."""
+    deadline = time.monotonic() + 30
+    seat = await sync_to_async(Seat.objects.get)(name=name)
+    while not condition(seat) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+        seat = await sync_to_async(Seat.objects.get)(name=name)
+    return seat
 
 
 async def hosts_page_after_handover(
@@ -106,8 +119,7 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     assert connected in await received_until(hosts_page, connected)
 
     await other_page.disconnect()  # and when that tab goes, Bob is away again
-    await asyncio.sleep(0.1)
-    seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    seat = await seat_once("Bob", lambda seat: seat.connections == 0)
     assert seat.connections == 0 and seat.away_since is not None
     assert (await sync_to_async(fresh)(game)).status == Game.Status.PLAYING
     await hosts_page.disconnect()
@@ -137,8 +149,7 @@ async def test_a_player_whose_seat_the_computer_plays_is_not_counted_as_watching
     assert "watching" not in await received_until(hosts_page, 'id="table"')
     await hosts_page.disconnect()
     await bobs_page.disconnect()
-    await asyncio.sleep(0.1)
-    seat = await sync_to_async(Seat.objects.get)(name="Bob")
+    seat = await seat_once("Bob", lambda seat: seat.connections == 0)
     assert seat.connections == 0
 
 
@@ -199,7 +210,7 @@ async def test_friends_may_not_act_for_a_host_whose_page_is_back(
     assert "Skip <bdi>Carol</bdi>'s turn" in hosts_table.content.decode()  # hers to skip
 
     await hosts_page.disconnect()
-    await asyncio.sleep(0.1)
+    await seat_once("Alice", lambda seat: seat.away_since is not None)
     assert not await sync_to_async(bob_may_skip_carol)(bob, game)  # not gone long enough yet
     hers = Seat.objects.filter(game=game, name="Alice")
     await sync_to_async(hers.update)(away_since=timezone.now() - timedelta(minutes=1))

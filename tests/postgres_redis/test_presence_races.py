@@ -14,7 +14,7 @@ from games.models import CountedSockets, Game, Seat
 from games.rules import TableOptions
 from games.services import SeatSpec, create_game
 from games.viewer import Viewer
-from tests.services.race import race
+from tests.postgres_redis.race import race
 from yatzy_site import serving
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

@@ -1,4 +1,4 @@
-"""Tests of the real services: PostgreSQL (DATABASE_URL) and Redis (REDIS_URL).
+"""Tests that need PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), the real services.
 
 Without those variables they skip and say why. With YATZY_REQUIRE_SERVICES set
 (as CI does), an unreachable service fails the run instead of skipping it.

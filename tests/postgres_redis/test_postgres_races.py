@@ -18,7 +18,7 @@ from games.rules import GameState, ScriptedDice, TableOptions
 from games.rules import roll as engine_roll
 from games.services import SeatSpec
 from games.viewer import Viewer
-from tests.services.race import race
+from tests.postgres_redis.race import race
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -1,0 +1,67 @@
+"""Play again: every page at the finished table goes on to the next game's table."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, Request, expect
+
+from games.models import Game
+from tests.e2e.conftest import score_first_option
+from tests.servers import Server
+
+FIRST_TURN = re.compile(r"Your turn, Alice\.|Alice's turn\.")
+
+
+def requests_of(page: Page) -> list[str]:
+    """The addresses ``page`` asks for from now on, in order."""
+    asked: list[str] = []
+
+    def note(request: Request) -> None:
+        asked.append(request.url)
+
+    page.on("request", note)
+    return asked
+
+
+def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
+    """The presser's page followed both the answer's redirect and the pushed table's,
+    the others the pushed table's once per element it brought: each page loaded the
+    next table twice, the first load cut short."""
+    alice: Page = new_page()
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_label("Upper section only").check()
+    alice.get_by_role("button", name="Create game").click()
+    bob: Page = new_page()
+    bob.goto(alice.get_by_label("Invite link").input_value())
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Join").click()
+    expect(alice.get_by_text("Bob", exact=True)).to_be_visible()
+    alice.get_by_role("button", name="Start game").click()
+    expect(bob.get_by_role("status").first).to_contain_text("Alice's turn.")
+    watcher: Page = new_page()
+    watcher.goto(alice.url)
+
+    for turn in range(12):
+        me, name = (alice, "Alice") if turn % 2 == 0 else (bob, "Bob")
+        expect(me.get_by_role("status").first).to_contain_text(f"Your turn, {name}.")
+        me.get_by_role("button", name="Roll").click()
+        score_first_option(me)
+    pages = {"Alice": alice, "Bob": bob, "the spectator": watcher}
+    for page in pages.values():
+        expect(page.get_by_role("status").first).to_contain_text("Game over")
+    asked = {who: requests_of(page) for who, page in pages.items()}
+
+    finished = alice.url
+    alice.get_by_role("button", name="Play again").click()
+
+    expect(alice).not_to_have_url(finished)
+    following = Game.objects.get(next_game__isnull=False).next_game
+    table_url = f"{site.url}/g/{following.code}/"
+    for page in pages.values():
+        expect(page).to_have_url(table_url)
+        expect(page.get_by_role("status").first).to_contain_text(FIRST_TURN)
+    loads = {who: [url for url in urls if url == table_url] for who, urls in asked.items()}
+    assert loads == {who: [table_url] for who in pages}
