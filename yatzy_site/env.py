@@ -77,6 +77,9 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(port or ""),
+            # Under ASGI every request runs in a thread of its own, so a connection kept
+            # per thread is never reused: Django's docs ask for its pool instead.
+            "OPTIONS": {"pool": True},
         }
     if parts.scheme == "sqlite":
         return sqlite_database(parts.path)

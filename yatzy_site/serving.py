@@ -17,6 +17,7 @@ import os
 import time
 from pathlib import Path
 
+import psycopg
 from django.conf import settings
 from django.db import connections
 
@@ -104,7 +105,7 @@ def claim_name(process: str, wait: float = 5.0) -> None:
         if time.monotonic() >= deadline:
             raise NameTaken(process, *_holder_of(process))
         time.sleep(0.2)
-    os.set_inheritable(holder.connection.fileno(), True)
+    os.set_inheritable(holder.fileno(), True)
     _NAME_CLAIMS.append(holder)
 
 
@@ -145,7 +146,10 @@ def _name_lock(process: str):
     by its session's application_name; or None (and no connection) when another
     session holds it."""
     digest = hashlib.blake2b(_session_name(process).encode(), digest_size=8).digest()
-    holder = connections.create_connection("default")
+    # A session of its own, not one of the pool's: the lock lasts as long as the session,
+    # which a pooled connection would outlive when handed back.
+    params = connections["default"].get_connection_params()
+    holder = psycopg.connect(**params, autocommit=True)
     with holder.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
         (held,) = cursor.fetchone()

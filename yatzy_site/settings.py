@@ -94,17 +94,11 @@ TEMPLATES = [
     }
 ]
 
-if "DATABASE_URL" in os.environ:
-    DATABASES = {"default": database_from_url("DATABASE_URL", env_str("DATABASE_URL"))}
-    DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-elif PRODUCTION:
+if "DATABASE_URL" in os.environ or PRODUCTION:
     DATABASES = {"default": database_from_url("DATABASE_URL", env_str("DATABASE_URL"))}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {"default": sqlite_database(VAR_DIR / "db.sqlite3")}
-    # Reused connections: each WebSocket render would otherwise open the file anew.
-    DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 600)
     # A file, not memory, so that racing test threads and test servers share it.
     DATABASES["default"]["TEST"] = {"NAME": VAR_DIR / "test-db.sqlite3"}
 
