@@ -26,7 +26,7 @@ from games.bidi import isolated
 from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS, Skippers, skippers
-from games.scorecard import Scorecard, column_heads, scorecard
+from games.scorecard import column_heads, scorecard
 from games.services import Viewer
 from games.snapshots import seats_at_hand
 from games.strategy.bots import perfect_plays_as_good
@@ -110,7 +110,7 @@ class Table(NamedTuple):
     skip_category: str  # where a skip would score its zero, translated (when can_skip)
     can_play_again: bool  # a player's, at the end
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
-    scorecard: Scorecard
+    scorecard: SafeString  # rendered (``scorecard_html``)
     redirect: str  # where a browser at a finished table goes next, if anywhere
     last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
     turn_passed: bool  # and it passed the turn on
@@ -181,11 +181,54 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         else "",
         can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
         ranking=ranking,
-        scorecard=scorecard(state, names, live, declaring),
+        scorecard=scorecard_html(state, names, live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
+    )
+
+
+_SCORECARDS: Bounded[str, SafeString] = Bounded(256)
+
+
+def scorecard_html(
+    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
+) -> SafeString:
+    """The scorecard's partial, rendered once per content and language: between two
+    rolls it reads the same for everyone but the player to move, whose column offers
+    the scores, and it is most of a table's rendering."""
+    key = _scorecard_key(state, names, live, declaring)
+    html = _SCORECARDS.get(key)
+    if html is None:
+        context = {"scorecard": scorecard(state, names, live, declaring)}
+        html = _SCORECARDS[key] = render_to_string(f"{TEMPLATE}#scorecard", context)
+    return html
+
+
+def _scorecard_key(
+    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
+) -> str:
+    """Everything the scorecard shows, as one string: the names, the written scores,
+    whose turn, the target, and for the player to move (``live``) the dice their scores
+    are offered for (with the scorecards and the options, they decide the Yahtzee bonus
+    the offers carry); not the dice for the others, so that their scorecard is found again
+    after each roll. A string and not a tuple: the garbage collector walks every tuple a
+    cache keeps (256 scorecards' keys were most of what its young generations held),
+    never a string. ``repr`` quotes every name, so no name can make two keys equal."""
+    return repr(
+        (
+            get_language(),
+            names,
+            live,
+            declaring,
+            state.ruleset_key,
+            state.options,
+            state.scorecards,
+            state.turn,
+            state.target,
+            (state.dice, state.roll_number) if live else None,
+        )
     )
 
 

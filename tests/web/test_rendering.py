@@ -4,6 +4,7 @@ viewers who see the same, and what they are shown from it."""
 from __future__ import annotations
 
 from datetime import timedelta
+
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
@@ -164,8 +165,10 @@ def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
 
 
 def empty_caches(patch: pytest.MonkeyPatch) -> None:
-    """A fresh, empty cache of tables for this process, until ``patch`` undoes it."""
+    """Fresh, empty caches of tables and scorecards for this process, until ``patch``
+    undoes it."""
     patch.setattr(rendering, "_LIVE_CACHE", Bounded(rendering._LIVE_CACHE.size))
+    patch.setattr(rendering, "_SCORECARDS", Bounded(rendering._SCORECARDS.size))
 
 
 def scorecard_html(card: scorecard.Scorecard) -> str:
