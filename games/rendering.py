@@ -1,6 +1,6 @@
-"""The table as one viewer sees it: what it shows (``table_view``), its markup per
-version shared by every browser that sees the same, and the other contexts of the
-table's pages.
+"""The table as one viewer sees it: what it shows (``table_view``), its rendering
+(the ``table`` partial of ``games/table.html``) per version shared by every browser
+that sees the same, and the other contexts of the table's pages.
 
 Views and the WebSocket consumer both render through here, so a browser gets the
 same table whether it asked for it or was pushed it. Only seats the viewer holds
@@ -10,23 +10,23 @@ get live buttons, and only when it is their turn.
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape
 from typing import NamedTuple
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import markup, rules, seating
+from games import rules, seating
 from games.bidi import isolated
 from games.bounded import Bounded
 from games.models import Game, GameEvent, Seat
 from games.presence import SPECTATORS
-from games.scorecard import column_heads, scorecard_table
+from games.scorecard import column_heads, scorecard
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.viewer import Viewer
@@ -46,7 +46,85 @@ def seat_names(game: Game) -> dict[int, str]:
     }
 
 
-def table_view(game: Game, viewer: Viewer) -> markup.Table:
+TEMPLATE = "games/table.html"
+WATCHING_MARK = "<!--watching-->"  # where the spectators' line goes, filled in per push
+
+
+class Winner(NamedTuple):
+    """Who is in first place, once the game is over."""
+
+    names: SafeString  # their names as markup ("Alice, Bob and Carol"), each isolated
+    total: int
+    count: int  # scorecards in first place: more than one for a tie
+    team: bool  # first place is a team's (its name is its players': "Alice & Carol")
+
+
+class JokerWords(NamedTuple):
+    """How the joker rule applies to the dice rolled (RULES.md 2.2), for the table to say
+    why it offers the scores it does; only when it has something to say."""
+
+    rule: rules.Joker
+    category: str  # the translated name of the upper box of the dice's face
+    rule_said: bool  # where the Yahtzee goes is said (the bonus may be said after it)
+
+
+class Turn(NamedTuple):
+    """What the title, the turn banner and the target line say."""
+
+    ruleset_name: str
+    house_rules: str  # the options beyond the rule set's own, in words (``options_words``)
+    finished: bool
+    winner: Winner | None
+    live: bool  # the viewer is to move
+    player_to_move: str
+    roll_number: int
+    declaring: bool  # the viewer must declare a target before scoring
+    rolls_left: int
+    target_name: str  # the declared target of this turn, translated
+    joker: JokerWords | None  # said to everyone, as it explains the scores offered
+
+
+class Presence(NamedTuple):
+    """The presence list: (class, name) per line, and the site's own computer players
+    counted in one line when there are several (``presence``)."""
+
+    lines: tuple[tuple[str, str], ...]
+    computers: int
+
+
+class Table(NamedTuple):
+    """Everything the table shows one viewer at one version, but the version and the
+    spectators."""
+
+    code: str
+    urls: dict[str, str]
+    turn: Turn
+    dice: tuple[tuple[int, bool], ...]  # (face, held) per die
+    dice_count: int
+    can_hold: bool
+    can_roll: bool
+    can_hint: bool
+    presence: Presence
+    can_skip: bool
+    skip_category: str  # where a skip would score its zero, translated (when can_skip)
+    can_play_again: bool  # a player's, at the end
+    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
+    scorecard: SafeString  # rendered (``scorecard_html``)
+    redirect: str  # where a browser at a finished table goes next, if anywhere
+    last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
+    turn_passed: bool  # and it passed the turn on
+    perfect_as_good: str  # that its Perfect computer players play as Good, translated
+
+
+class Confirm(NamedTuple):
+    """A zero score waiting for the player to confirm it."""
+
+    key: str  # the category's
+    name: str  # translated
+    bonus: int  # an extra Yahtzee the joker rule puts at 0 still earns the Yahtzee bonus
+
+
+def table_view(game: Game, viewer: Viewer) -> Table:
     """Everything the table shows ``viewer`` (but the version and the spectators)."""
     seats = list(game.seats.all())
     state = game.engine_state()
@@ -58,10 +136,12 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         live and state.options.declared_target and state.roll_number > 0 and not state.target
     )
     ranking = _ranking(state, names) if state.is_finished else ()
-    turn = markup.Turn(
+    teams = any(seat.team is not None for seat in seats)
+    turn = Turn(
         ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
-        options=state.options,
-        teams=any(seat.team is not None for seat in seats),
+        # the house rules are said at the table: a player in forced order, say, is
+        # offered a single score, and would not know why
+        house_rules=options_words(state.options, teams),
         finished=state.is_finished,
         winner=_winner(state, ranking) if ranking else None,
         live=live,
@@ -76,12 +156,11 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
     # it, however late this rendering comes: it changes with time alone
     shared = _shared_key(game)
     may_skip = shared.skippers.include(viewer)
-    return markup.Table(
+    return Table(
         code=game.code,
         urls=table_urls(game.code),
         turn=turn,
-        dice=state.dice,
-        held=state.held,
+        dice=tuple((face, i in state.held) for i, face in enumerate(state.dice)),
         dice_count=state.dice_count,
         can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
         can_roll=live
@@ -89,9 +168,11 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         and not declaring
         and len(state.held) < state.dice_count,
         can_hint=live and game.coach and not state.is_finished,
-        presence=tuple(
-            (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
-            for seat in seats
+        presence=presence(
+            tuple(
+                (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
+                for seat in seats
+            )
         ),
         can_skip=may_skip and not live,
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
@@ -99,11 +180,54 @@ def table_view(game: Game, viewer: Viewer) -> markup.Table:
         else "",
         can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
         ranking=ranking,
-        scorecard=scorecard_table(state, column_heads(state, names), live, declaring),
+        scorecard=scorecard_html(state, names, live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
+    )
+
+
+_SCORECARDS: Bounded[str, SafeString] = Bounded(256)
+
+
+def scorecard_html(
+    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
+) -> SafeString:
+    """The scorecard's partial, rendered once per content and language: between two
+    rolls it reads the same for everyone but the player to move, whose column offers
+    the scores, and it is most of a table's rendering."""
+    key = _scorecard_key(state, names, live, declaring)
+    html = _SCORECARDS.get(key)
+    if html is None:
+        context = {"scorecard": scorecard(state, names, live, declaring)}
+        html = _SCORECARDS[key] = render_to_string(f"{TEMPLATE}#scorecard", context)
+    return html
+
+
+def _scorecard_key(
+    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
+) -> str:
+    """Everything the scorecard shows, as one string: the names, the written scores,
+    whose turn, the target, and for the player to move (``live``) the dice their scores
+    are offered for (with the scorecards and the options, they decide the Yahtzee bonus
+    the offers carry); not the dice for the others, so that their scorecard is found again
+    after each roll. A string and not a tuple: the garbage collector walks every tuple a
+    cache keeps (256 scorecards' keys were most of what its young generations held),
+    never a string. ``repr`` quotes every name, so no name can make two keys equal."""
+    return repr(
+        (
+            get_language(),
+            names,
+            live,
+            declaring,
+            state.ruleset_key,
+            state.options,
+            state.scorecards,
+            state.turn,
+            state.target,
+            (state.dice, state.roll_number) if live else None,
+        )
     )
 
 
@@ -143,13 +267,37 @@ def perfect_as_good(game: Game, seats: list[Seat]) -> str:
     return ""
 
 
-def _joker(state: rules.GameState) -> tuple[rules.Joker, str] | None:
+def _joker(state: rules.GameState) -> JokerWords | None:
     """How the joker rule applies to the dice on the table, and the translated name of
-    the upper box of their face; None when it does not apply."""
+    the upper box of their face; None when it does not apply, or has nothing to say."""
     joker = rules.joker(state)
     if joker is None:
         return None
-    return joker, gettext(state.ruleset.category(joker.upper).name)
+    rule_said = joker.goes_in != "table" or joker.upper_used
+    if not (rule_said or joker.bonus or joker.yahtzee_scratched):
+        return None
+    return JokerWords(joker, gettext(state.ruleset.category(joker.upper).name), rule_said)
+
+
+def presence(seats: tuple[tuple[str, str, bool, bool], ...]) -> Presence:
+    """The presence list of the seats given as (kind, name, connected, a friend's seat
+    the computer plays for now): the players, connected or away, and the computer
+    players. The players at the host's screen are listed only at a table with friends
+    (at a table of one screen, all are there or none), also once the computer plays
+    for all of them. The site's own computer players are one line when there are
+    several ("15 computer players"): always there, they each took a line between the
+    dice and the scorecard, which a phone scrolled past every turn; their names head
+    the scorecard's columns. A friend's seat the computer plays for keeps its line."""
+    lines, computers = [], []
+    friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
+    for kind, name, connected, handed in seats:
+        if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
+            lines.append(("online" if connected else "offline", name))
+        elif kind == Seat.Kind.BOT:
+            (lines if handed else computers).append(("bot", name))
+    if len(computers) > 1:
+        return Presence(tuple(lines), len(computers))
+    return Presence(tuple(lines + computers), 0)
 
 
 _PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
@@ -169,13 +317,13 @@ _NO_DICE_HELD = _("%(name)s holds no dice.")
 _WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s.")
 
 
-def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> str:
+def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> SafeString:
     """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
     the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
     by position. The translations' own text is markup, as in a template."""
     kind, name = move.get("kind"), names.get(move.get("seat"), "")
     if not name or kind not in _MOVE_WORDS:
-        return ""
+        return SafeString()
     words = _MOVE_WORDS[kind]
     values = {"name": isolated(name), "points": move.get("points"), "bonus": move.get("bonus")}
     if "category" in move:
@@ -187,7 +335,9 @@ def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -
         words = words if move["held"] else _NO_DICE_HELD
     elif move.get("bonus"):
         words = _WITH_BONUS
-    return str(words) % values
+    # safe: the translation's own text is markup, as in a template, and every value in
+    # it is escaped (the name isolated)
+    return mark_safe(str(words) % values)
 
 
 def table_page(
@@ -200,28 +350,34 @@ def table_page(
     hint: object | None = None,
 ) -> dict:
     """The context of the table page for ``viewer``, or of an htmx answer that carries
-    more than the table does (a refusal, a zero to confirm, the coach's hint)."""
+    more than the table does (a refusal, a zero to confirm, the coach's hint): either
+    renders the ``table`` partial, whole (``render_table``)."""
     view = table_view(game, viewer)
-    state = game.engine_state()
-    confirmed = (confirm, gettext(state.ruleset.category(confirm).name)) if confirm else None
-    html = markup.table(
-        view,
-        game.version,
-        request=None if request.htmx else request,
-        message=message,
-        confirm=confirmed,
-        hint=hint,
-    )
+    confirmed = None
+    if confirm:
+        name = gettext(game.engine_state().ruleset.category(confirm).name)
+        joker = view.turn.joker
+        confirmed = Confirm(confirm, name, joker.rule.bonus if joker else 0)
     return {
         "game": game,
         "ruleset_name": view.turn.ruleset_name,
-        # safe: the table's markup, with the spectators' line (markup too) filled in
-        "table": mark_safe(_with_watching(game, html)),
+        "view": view,
+        "version": game.version,
+        "spectators": spectators(game),
+        "message": message,
+        "confirm": confirmed,
+        "hint": hint,
         "handed_over": handed_over(game, viewer),
         "urls": table_urls(game.code),  # the page's own: the take-back, the table's
         # a spectator has no turn to be called to (the chime)
         "plays": any(seat.token in viewer.tokens for seat in game.seats.all()),
     }
+
+
+def render_table(context: dict) -> str:
+    """The table partial of ``table_page``'s context, for an htmx answer: its forms carry
+    no CSRF field (htmx sends the token in a header), as the shared renderings'."""
+    return render_to_string(f"{TEMPLATE}#table", context)
 
 
 def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
@@ -263,22 +419,43 @@ def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
     return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
 
 
-def _winner(state: rules.GameState, ranking: tuple) -> tuple[tuple[str, ...], int, bool]:
-    """The names in first place (markup, as ``column_heads``), their total, and whether
-    first place is a team's."""
+def _winner(state: rules.GameState, ranking: tuple) -> Winner:
+    """Who is in first place: their names (markup, as ``column_heads``) in one list."""
     team = any(
         len(state.scorecards[index].players) > 1
         for rank, index, _total in state.ranking()
         if rank == 1
     )
-    return tuple(name for _, name, _, first in ranking if first), ranking[0][2], team
+    names = [name for _, name, _, first in ranking if first]
+    if len(names) > 1:  # "Alice, Bob and Carol", as ``get_text_list`` says it
+        listed = format_html_join(", ", "{}", ((name,) for name in names[:-1]))
+        together = format_html("{} {} {}", listed, gettext("and"), names[-1])
+    else:
+        together = names[0]
+    return Winner(together, ranking[0][2], len(names), team)
 
 
 def options_text(game: Game) -> str:
     """The table options a game was played with beyond its rule set's own, in words
     ("Upper section only, Forced order"); empty for none."""
     teams = any(seat.team is not None for seat in game.seats.all())
-    return markup.options_words(game.table_options, teams)
+    return options_words(game.table_options, teams)
+
+
+def options_words(options: rules.TableOptions, teams: bool) -> str:
+    """The table options beyond the rule set's own, in words ("Upper section only,
+    Forced order"); empty for none."""
+    chosen = [
+        (options.upper_only, gettext("Upper section only")),
+        (options.forced_order, gettext("Forced order")),
+        (options.declared_target, gettext("Declared target")),
+        (options.auto_first_roll, gettext("Automatic first roll")),
+        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
+        # an upper-section-only game has no Yahtzee box, so no Yahtzee bonus to go without
+        (not options.yahtzee_bonus and not options.upper_only, gettext("No Yahtzee bonus")),
+        (teams, gettext("Teams")),
+    ]
+    return ", ".join(text for on, text in chosen if on)
 
 
 def host_name(game: Game) -> str:
@@ -316,8 +493,15 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
     }
 
 
-_LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
-_TABLE_TAG = '<section id="table"'
+class Shown(NamedTuple):
+    """A table as the viewers of one view key see it: what it shows, and the inside of
+    its section rendered, with the spectators' line still to fill in (``WATCHING_MARK``)."""
+
+    view: Table
+    content: SafeString
+
+
+_LIVE_CACHE: Bounded[tuple, Shown] = Bounded(2048)
 
 
 def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
@@ -334,13 +518,13 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
         return render_to_string("games/lobby.html#lobby", context)
     if lobby_page:
         return _to_the_table(game)
-    return _live(table_partial(game, viewer))
+    return _section(game, _shown(game, viewer), oob=True)
 
 
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
-    the database nor a rendering: the table is in the cache (``game`` read with its
-    seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
+    the database nor a rendering of the table: it is in the cache (``game`` read with
+    its seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
     means render it (``render_live``).
 
     The string sent is kept on the game, per view and spectator count, so the browsers
@@ -353,11 +537,11 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)
     if html is None:
-        table = _LIVE_CACHE.get(key[0])
-        if table is None:
+        shown = _LIVE_CACHE.get(key[0])
+        if shown is None:
             return None
         with translation.override(language):
-            html = pushes[key] = _live(_with_watching(game, table))
+            html = pushes[key] = _section(game, shown, oob=True)
     return html
 
 
@@ -367,39 +551,44 @@ def spectators(game: Game) -> int:
     return max(0, game.spectators + SPECTATORS.pending(game))
 
 
-def _with_watching(game: Game, html: str) -> str:
-    return html.replace(markup.WATCHING_MARK, markup.watching(spectators(game)), 1)
-
-
-def _live(html: str) -> str:
-    return html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
-
-
 def _to_the_table(game: Game) -> str:
     """What a lobby page is sent once its game has started: go to the table."""
-    table_url = table_urls(game.code)["table"]
-    return f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
+    context = {"redirect": table_urls(game.code)["table"]}
+    return render_to_string("games/lobby.html#to-the-table", context)
 
 
-def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None:
-    """The table partial as ``viewer`` sees it, for htmx answers and socket pushes;
-    with ``render=False``, only if it is rendered already (else ``None``).
+def table_partial(game: Game, viewer: Viewer) -> str:
+    """The table partial as ``viewer`` sees it, for htmx answers: the rendering its
+    socket is pushed too (``render_live``), but for the push's ``hx-swap-oob``. Forms
+    carry no CSRF field: htmx sends the token in a header."""
+    return _section(game, _shown(game, viewer), oob=False)
 
-    Viewers who see the same table (everyone but the seat to move, at one version,
-    in one language) share one rendering per process, and the answer to a move is
-    the rendering the mover's own socket is then pushed: rendering is the cost of a
-    move. Forms carry no CSRF field: htmx sends the token in a header.
-    """
+
+def _shown(game: Game, viewer: Viewer) -> Shown:
+    """The table as ``viewer`` sees it, rendered once per process for all who see the
+    same (everyone but the seat to move, at one version, in one language): the answer
+    to a move is the rendering the mover's other pages are pushed, and rendering is
+    the cost of a move. Spectators come and go without a move: their count is filled
+    in per answer and push (``_section``), so that their arrivals do not each cost a
+    rendering."""
     key = _view_key(game, viewer, get_language())
-    html = _LIVE_CACHE.get(key)
-    if html is None and not render:
-        return None
-    if html is None:
-        # Spectators come and go without a move: their count is filled in per
-        # request, so that their arrivals do not each cost a rendering.
-        html = markup.table(table_view(game, viewer), game.version)
-        _LIVE_CACHE[key] = html
-    return _with_watching(game, html)
+    shown = _LIVE_CACHE.get(key)
+    if shown is None:
+        view = table_view(game, viewer)
+        context = {"view": view, "version": game.version, "spectators": None}
+        shown = Shown(view, render_to_string(f"{TEMPLATE}#table-content", context))
+        _LIVE_CACHE[key] = shown
+    return shown
+
+
+def _section(game: Game, shown: Shown, oob: bool) -> str:
+    """The ``#table`` section around ``shown``'s inside, its spectators' line filled in;
+    with ``oob``, swapped in by id (a push)."""
+    watching = render_to_string(f"{TEMPLATE}#watching", {"spectators": spectators(game)})
+    # safe: a rendering, with a rendered partial in place of its mark
+    content = mark_safe(shown.content.replace(WATCHING_MARK, watching, 1))
+    context = {"view": shown.view, "version": game.version, "content": content, "oob": oob}
+    return render_to_string(f"{TEMPLATE}#table", context)
 
 
 def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:

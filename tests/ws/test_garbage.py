@@ -9,7 +9,7 @@ import gc
 import pytest
 from django.test import Client
 
-from games import scorecard
+from games import rendering
 from games.bounded import Bounded
 from games.rendering import table_partial
 from games.snapshots import read_game
@@ -34,9 +34,9 @@ def test_the_server_keeps_what_it_loaded_at_start_out_of_full_collections() -> N
 def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
     alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
+    monkeypatch.setattr(rendering, "_SCORECARDS", Bounded(rendering._SCORECARDS.size))
     game = create_game(alice, players="Bob")
     table_partial(read_game(id=game.id), Viewer(""))
 
-    assert len(scorecard._SCORECARDS) == 1
-    assert not any(gc.is_tracked(key) for key in scorecard._SCORECARDS)
+    assert len(rendering._SCORECARDS) == 1
+    assert not any(gc.is_tracked(key) for key in rendering._SCORECARDS)
