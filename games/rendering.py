@@ -1,343 +1,146 @@
-"""The table as one viewer sees it: what it shows (``table_view``), its rendering
-(the ``table`` partial of ``games/table.html``) per version shared by every browser
-that sees the same, and the other contexts of the table's pages.
+"""The table rendered for one viewer (``table_view``'s data through the partials of
+``games/table.html``), shared by every browser that sees the same, and the other
+renderings of the table's pages.
 
 Views and the WebSocket consumer both render through here, so a browser gets the
 same table whether it asked for it or was pushed it. Only seats the viewer holds
 get live buttons, and only when it is their turn.
+
+A move's table is rendered afresh, but most of it reads as it did: Django's template
+engine costs some microseconds per tag and variable, a scorecard has a hundred
+cells, and the table partial was most of what a move cost. So the parts of a table
+are each a partial rendered once per what it is given (``fragment``): a scorecard's
+cell, row and head, a die, the roll button, the presence list, the banner, and
+the table partial puts the version's forms around them.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
-from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import get_language, gettext
 
-from games import rules, seating
-from games.bidi import isolated
 from games.bounded import Bounded
-from games.models import Game, GameEvent, Seat
+from games.models import Game
 from games.presence import SPECTATORS
-from games.scorecard import column_heads, scorecard
-from games.strategy.bots import perfect_plays_as_good
-from games.strategy.solver import Variant
+from games.scorecard import Cell, Scorecard
+from games.tableview import (
+    Confirm,
+    Table,
+    handed_over,
+    lobby_context,
+    shared_key,
+    table_urls,
+    table_view,
+)
 from games.viewer import Viewer
-
-RULESET_NAMES = {
-    "yatzy": _("Scandinavian Yatzy"),
-    "yahtzee": _("American Yahtzee"),
-    "maxi_yatzy": _("Maxi Yatzy"),
-}
-
-
-def seat_names(game: Game) -> dict[int, str]:
-    return {
-        seat.player_index: seat.shown_name
-        for seat in game.seats.all()
-        if seat.player_index is not None
-    }
-
 
 TEMPLATE = "games/table.html"
 WATCHING_MARK = "<!--watching-->"  # where the spectators' line goes, filled in per push
 
-
-class Winner(NamedTuple):
-    """Who is in first place, once the game is over."""
-
-    names: SafeString  # their names as markup ("Alice, Bob and Carol"), each isolated
-    total: int
-    count: int  # scorecards in first place: more than one for a tie
-    team: bool  # first place is a team's (its name is its players': "Alice & Carol")
+# How many renderings of each partial a process keeps (``fragment``): a scorecard's
+# cells and rows come in hundreds per rule set and language, the rest in tens.
+_FRAGMENT_SIZES = {"scorecard-cell": 8192, "scorecard-sum": 4096, "scorecard-row": 8192}
+_FRAGMENTS: dict[str, Bounded[tuple, SafeString]] = {}
 
 
-class JokerWords(NamedTuple):
-    """How the joker rule applies to the dice rolled (RULES.md 2.2), for the table to say
-    why it offers the scores it does; only when it has something to say."""
-
-    rule: rules.Joker
-    category: str  # the translated name of the upper box of the dice's face
-    rule_said: bool  # where the Yahtzee goes is said (the bonus may be said after it)
-
-
-class Turn(NamedTuple):
-    """What the title, the turn banner and the target line say."""
-
-    ruleset_name: str
-    house_rules: str  # the options beyond the rule set's own, in words (``options_words``)
-    finished: bool
-    winner: Winner | None
-    live: bool  # the viewer is to move
-    player_to_move: str
-    roll_number: int
-    declaring: bool  # the viewer must declare a target before scoring
-    rolls_left: int
-    target_name: str  # the declared target of this turn, translated
-    joker: JokerWords | None  # said to everyone, as it explains the scores offered
-
-
-class Presence(NamedTuple):
-    """The presence list: (class, name) per line, and the site's own computer players
-    counted in one line when there are several (``presence``)."""
-
-    lines: tuple[tuple[str, str], ...]
-    computers: int
-
-
-class Table(NamedTuple):
-    """Everything the table shows one viewer at one version, but the version and the
-    spectators."""
-
-    code: str
-    urls: dict[str, str]
-    turn: Turn
-    dice: tuple[tuple[int, bool], ...]  # (face, held) per die
-    dice_count: int
-    can_hold: bool
-    can_roll: bool
-    can_hint: bool
-    presence: Presence
-    can_skip: bool
-    skip_category: str  # where a skip would score its zero, translated (when can_skip)
-    can_play_again: bool  # a player's, at the end
-    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
-    scorecard: SafeString  # rendered (``scorecard_html``)
-    redirect: str  # where a browser at a finished table goes next, if anywhere
-    last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
-    turn_passed: bool  # and it passed the turn on
-    perfect_as_good: str  # that its Perfect computer players play as Good, translated
-
-
-class Confirm(NamedTuple):
-    """A zero score waiting for the player to confirm it."""
-
-    key: str  # the category's
-    name: str  # translated
-    bonus: int  # an extra Yahtzee the joker rule puts at 0 still earns the Yahtzee bonus
-
-
-def table_view(game: Game, viewer: Viewer) -> Table:
-    """Everything the table shows ``viewer`` (but the version and the spectators)."""
-    seats = list(game.seats.all())
-    state = game.engine_state()
-    names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
-    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
-    to_move = state.current_player
-    live = to_move is not None and to_move in controlled
-    declaring = bool(
-        live and state.options.declared_target and state.roll_number > 0 and not state.target
-    )
-    ranking = _ranking(state, names) if state.is_finished else ()
-    teams = any(seat.team is not None for seat in seats)
-    turn = Turn(
-        ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
-        # the house rules are said at the table: a player in forced order, say, is
-        # offered a single score, and would not know why
-        house_rules=options_words(state.options, teams),
-        finished=state.is_finished,
-        winner=_winner(state, ranking) if ranking else None,
-        live=live,
-        player_to_move=names.get(to_move, "") if to_move is not None else "",
-        roll_number=state.roll_number,
-        declaring=declaring,
-        rolls_left=rules.MAX_ROLLS - state.roll_number,
-        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
-        joker=_joker(state),
-    )
-    # whether the player to move may be skipped, and by whom, as the view's key has
-    # it, however late this rendering comes: it changes with time alone
-    shared = _shared_key(game)
-    may_skip = shared.skippers.include(viewer)
-    return Table(
-        code=game.code,
-        urls=table_urls(game.code),
-        turn=turn,
-        dice=tuple((face, i in state.held) for i, face in enumerate(state.dice)),
-        dice_count=state.dice_count,
-        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
-        can_roll=live
-        and state.roll_number < rules.MAX_ROLLS
-        and not declaring
-        and len(state.held) < state.dice_count,
-        can_hint=live and game.coach and not state.is_finished,
-        presence=presence(
-            tuple(
-                (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
-                for seat in seats
-            )
-        ),
-        can_skip=may_skip and not live,
-        skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
-        if may_skip and not live and not state.is_finished
-        else "",
-        can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
-        ranking=ranking,
-        scorecard=scorecard_html(state, names, live, declaring),
-        redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
-        last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
-        turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
-        perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
-    )
-
-
-_SCORECARDS: Bounded[str, SafeString] = Bounded(256)
-
-
-def scorecard_html(
-    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
-) -> SafeString:
-    """The scorecard's partial, rendered once per content and language: between two
-    rolls it reads the same for everyone but the player to move, whose column offers
-    the scores, and it is most of a table's rendering."""
-    key = _scorecard_key(state, names, live, declaring)
-    html = _SCORECARDS.get(key)
+def fragment(partial: str, **context: object) -> SafeString:
+    """The ``partial`` of ``table.html`` rendered with ``context`` alone (no request, so
+    no context processor adds to it) in the active language, kept per process under
+    the language and ``context`` itself: a key cannot forget something its partial is
+    shown. A value must always be given as one type (a name as ``str``, never
+    ``SafeString``): equal values render the same."""
+    cache = _FRAGMENTS.get(partial)
+    if cache is None:
+        cache = _FRAGMENTS[partial] = Bounded(_FRAGMENT_SIZES.get(partial, 1024))
+    key = (get_language(), *context.items())
+    html = cache.get(key)
     if html is None:
-        context = {"scorecard": scorecard(state, names, live, declaring)}
-        html = _SCORECARDS[key] = render_to_string(f"{TEMPLATE}#scorecard", context)
+        html = cache[key] = render_to_string(f"{TEMPLATE}#{partial}", context)
     return html
 
 
-def _scorecard_key(
-    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
-) -> str:
-    """Everything the scorecard shows, as one string: the names, the written scores,
-    whose turn, the target, and for the player to move (``live``) the dice their scores
-    are offered for (with the scorecards and the options, they decide the Yahtzee bonus
-    the offers carry); not the dice for the others, so that their scorecard is found again
-    after each roll. A string and not a tuple: the garbage collector walks every tuple a
-    cache keeps (256 scorecards' keys were most of what its young generations held),
-    never a string. ``repr`` quotes every name, so no name can make two keys equal."""
-    return repr(
-        (
-            get_language(),
-            names,
-            live,
-            declaring,
-            state.ruleset_key,
-            state.options,
-            state.scorecards,
-            state.turn,
-            state.target,
-            (state.dice, state.roll_number) if live else None,
+class Pieces(NamedTuple):
+    """The parts of one table rendered (``fragment``), for the table partial to put
+    the version's forms around."""
+
+    heading: SafeString  # the title, the turn banner, the target and joker lines
+    banner: SafeString
+    joker: SafeString
+    dice: tuple[SafeString, ...]  # each die's button, or the line saying none is rolled
+    roll_button: SafeString
+    presence: SafeString
+    scorecard: SafeString
+
+
+def pieces(view: Table) -> Pieces:
+    turn = view.turn
+    banner = fragment("banner", turn=turn)
+    joker = fragment("joker", joker=turn.joker) if turn.joker else SafeString()
+    if view.dice:
+        dice = tuple(
+            fragment("die", position=i, face=face, held=held, can_hold=view.can_hold)
+            for i, (face, held) in enumerate(view.dice)
         )
+    else:
+        dice = (fragment("no-dice", count=view.dice_count),)
+    return Pieces(
+        heading=fragment("heading", turn=turn, banner=banner, joker=joker),
+        banner=banner,
+        joker=joker,
+        dice=dice,
+        roll_button=fragment("roll-button", can_roll=view.can_roll, rolls_left=turn.rolls_left),
+        presence=fragment("presence", presence=view.presence),
+        scorecard=scorecard_html(view.scorecard),
     )
 
 
-def perfect_as_good(game: Game, seats: list[Seat]) -> str:
-    """What the table tells its players when its Perfect computer players play as Good
-    (``perfect_plays_as_good``): the level they were chosen at promises more. Empty
-    when they play perfectly, or there are none."""
-    perfect = sum(1 for s in seats if s.kind == Seat.Kind.BOT and s.bot_level == "perfect")
-    why = perfect_plays_as_good(game.ruleset, game.table_options) if perfect else ""
-    if why == "being solved":
-        return ngettext(
-            "The Perfect computer player plays as Good until this table's strategy is"
-            " worked out (about a minute).",
-            "The Perfect computer players play as Good until this table's strategy is"
-            " worked out (about a minute).",
-            perfect,
+_COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)
+
+
+def scorecard_html(card: Scorecard) -> SafeString:
+    """The scorecard's table from its rows, each rendered once per its cells, from
+    columns whose cells are each rendered once per what they show: between two rolls
+    only the column to move changes, and only for the player to move."""
+    columns = [
+        _column_html(card, cells, index == card.current_column)
+        for index, cells in enumerate(card.cells)
+    ]
+    rows = tuple(
+        fragment("scorecard-row", kind=kind, name=name, cells=tuple(c[r] for c in columns))
+        for r, (_key, name, kind) in enumerate(card.rows)
+    )
+    head = fragment("scorecard-head", columns=card.columns, current_column=card.current_column)
+    return render_to_string(f"{TEMPLATE}#scorecard", {"head": head, "rows": rows})
+
+
+def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:
+    """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
+    key = (get_language(), card.rows, cells, current)
+    html = _COLUMNS.get(key)
+    if html is None:
+        html = _COLUMNS[key] = tuple(
+            # the cell's fields one by one: a key of plain values, which the garbage
+            # collector stops walking (a named tuple it walks for as long as it is kept)
+            fragment(
+                "scorecard-cell",
+                category=category,
+                name=name,
+                css=cell.css,
+                points=cell.points,
+                option=cell.option,
+                declarable=cell.declarable,
+                bonus=cell.bonus,
+            )
+            if isinstance(cell, Cell)
+            else fragment("scorecard-sum", value=cell, current=current)
+            for cell, (category, name, _kind) in zip(cells, card.rows, strict=True)
         )
-    if why == "not built":
-        # nothing is building them: say so, and what builds them, not "about a minute"
-        return ngettext(
-            "The Perfect computer player plays as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
-            "The Perfect computer players play as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
-            perfect,
-        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
-    if why == "never solved":
-        return ngettext(
-            "The Perfect computer player plays as Good: the site has no perfect strategy"
-            " for these rules.",
-            "The Perfect computer players play as Good: the site has no perfect strategy"
-            " for these rules.",
-            perfect,
-        )
-    return ""
-
-
-def _joker(state: rules.GameState) -> JokerWords | None:
-    """How the joker rule applies to the dice on the table, and the translated name of
-    the upper box of their face; None when it does not apply, or has nothing to say."""
-    joker = rules.joker(state)
-    if joker is None:
-        return None
-    rule_said = joker.goes_in != "table" or joker.upper_used
-    if not (rule_said or joker.bonus or joker.yahtzee_scratched):
-        return None
-    return JokerWords(joker, gettext(state.ruleset.category(joker.upper).name), rule_said)
-
-
-def presence(seats: tuple[tuple[str, str, bool, bool], ...]) -> Presence:
-    """The presence list of the seats given as (kind, name, connected, a friend's seat
-    the computer plays for now): the players, connected or away, and the computer
-    players. The players at the host's screen are listed only at a table with friends
-    (at a table of one screen, all are there or none), also once the computer plays
-    for all of them. The site's own computer players are one line when there are
-    several ("15 computer players"): always there, they each took a line between the
-    dice and the scorecard, which a phone scrolled past every turn; their names head
-    the scorecard's columns. A friend's seat the computer plays for keeps its line."""
-    lines, computers = [], []
-    friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
-    for kind, name, connected, handed in seats:
-        if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
-            lines.append(("online" if connected else "offline", name))
-        elif kind == Seat.Kind.BOT:
-            (lines if handed else computers).append(("bot", name))
-    if len(computers) > 1:
-        return Presence(tuple(lines), len(computers))
-    return Presence(tuple(lines + computers), 0)
-
-
-_PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
-
-
-# what the table says of its last move, by the move's kind (``last_move_words``)
-_MOVE_WORDS = {
-    GameEvent.Kind.ROLL: _("%(name)s rolled %(dice)s."),
-    GameEvent.Kind.HOLD: _("%(name)s holds %(dice)s."),
-    GameEvent.Kind.DECLARE: _("%(name)s declared %(category)s as the target."),
-    GameEvent.Kind.SCORE: _("%(name)s scored %(points)s in %(category)s."),
-    GameEvent.Kind.SKIP: _("%(name)s's turn was skipped: %(points)s in %(category)s."),
-    GameEvent.Kind.HANDOVER: _("A computer player plays for %(name)s now."),
-    GameEvent.Kind.TAKEBACK: _("%(name)s is back and plays again."),
-}
-_NO_DICE_HELD = _("%(name)s holds no dice.")
-_WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s.")
-
-
-def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> SafeString:
-    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
-    the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
-    by position. The translations' own text is markup, as in a template."""
-    kind, name = move.get("kind"), names.get(move.get("seat"), "")
-    if not name or kind not in _MOVE_WORDS:
-        return SafeString()
-    words = _MOVE_WORDS[kind]
-    values = {"name": isolated(name), "points": move.get("points"), "bonus": move.get("bonus")}
-    if "category" in move:
-        values["category"] = escape(gettext(state.ruleset.category(move["category"]).name))
-    if kind == GameEvent.Kind.ROLL:
-        values["dice"] = ", ".join(map(str, move["dice"]))
-    elif kind == GameEvent.Kind.HOLD:
-        values["dice"] = ", ".join(str(state.dice[p]) for p in sorted(move["held"]))
-        words = words if move["held"] else _NO_DICE_HELD
-    elif move.get("bonus"):
-        words = _WITH_BONUS
-    # safe: the translation's own text is markup, as in a template, and every value in
-    # it is escaped (the name isolated)
-    return mark_safe(str(words) % values)
+    return html
 
 
 def table_page(
@@ -362,6 +165,7 @@ def table_page(
         "game": game,
         "ruleset_name": view.turn.ruleset_name,
         "view": view,
+        "pieces": pieces(view),
         "version": game.version,
         "spectators": spectators(game),
         "message": message,
@@ -380,124 +184,19 @@ def render_table(context: dict) -> str:
     return render_to_string(f"{TEMPLATE}#table", context)
 
 
-def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
-    """The positions and names of the seats ``viewer`` is offered to take back from the
-    computer (each button names its seat: a browser may have had several)."""
-    return tuple((seat.position, seat.name) for seat in seating.handed_over(game, viewer))
-
-
 def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
     """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
     context = {"handed_over": seats, "urls": table_urls(code), "oob": True}
     return render_to_string("games/table.html#handed-over", context)
 
 
-_TABLE_ACTIONS = (
-    "table",
-    "roll",
-    "hold",
-    "declare",
-    "score",
-    "hint",
-    "skip_turn",
-    "hand_to_bot",
-    "take_back",
-    "play_again",
-    "review",
-)
-
-
-@lru_cache(maxsize=4096)
-def table_urls(code: str) -> dict[str, str]:
-    """The table's links and form actions, reversed once per game and process rather
-    than a dozen times per rendering."""
-    return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
-
-
-def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
-    columns = column_heads(state, names)
-    return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
-
-
-def _winner(state: rules.GameState, ranking: tuple) -> Winner:
-    """Who is in first place: their names (markup, as ``column_heads``) in one list."""
-    team = any(
-        len(state.scorecards[index].players) > 1
-        for rank, index, _total in state.ranking()
-        if rank == 1
-    )
-    names = [name for _, name, _, first in ranking if first]
-    if len(names) > 1:  # "Alice, Bob and Carol", as ``get_text_list`` says it
-        listed = format_html_join(", ", "{}", ((name,) for name in names[:-1]))
-        together = format_html("{} {} {}", listed, gettext("and"), names[-1])
-    else:
-        together = names[0]
-    return Winner(together, ranking[0][2], len(names), team)
-
-
-def options_text(game: Game) -> str:
-    """The table options a game was played with beyond its rule set's own, in words
-    ("Upper section only, Forced order"); empty for none."""
-    teams = any(seat.team is not None for seat in game.seats.all())
-    return options_words(game.table_options, teams)
-
-
-def options_words(options: rules.TableOptions, teams: bool) -> str:
-    """The table options beyond the rule set's own, in words ("Upper section only,
-    Forced order"); empty for none."""
-    chosen = [
-        (options.upper_only, gettext("Upper section only")),
-        (options.forced_order, gettext("Forced order")),
-        (options.declared_target, gettext("Declared target")),
-        (options.auto_first_roll, gettext("Automatic first roll")),
-        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
-        # an upper-section-only game has no Yahtzee box, so no Yahtzee bonus to go without
-        (not options.yahtzee_bonus and not options.upper_only, gettext("No Yahtzee bonus")),
-        (teams, gettext("Teams")),
-    ]
-    return ", ".join(text for on, text in chosen if on)
-
-
-def host_name(game: Game) -> str:
-    """The name of the host's first seat (at the host's screen), or empty."""
-    return next((s.name for s in seating.host_seats(game)), "")
-
-
-def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
-    join_path = reverse("join", args=[game.code])
-    seats = list(game.seats.all())
-    mine = [seat for seat in seats if seat.token in viewer.tokens]
-    hosts = seating.host_seats(game, seats)
-    removed = (
-        not mine
-        and bool(viewer.browser_id)
-        and game.events.filter(kind=GameEvent.Kind.REMOVE, data__browser=viewer.browser_id).exists()
-    )
-    return {
-        "game": game,
-        "removed": removed,  # the host took this browser's seat away
-        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "options": options_text(game),
-        # (seat, label, whether the host may remove it: not the host's own last seat)
-        "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
-        "is_host": game.host_browser == viewer.browser_id,
-        "my_seats": mine,
-        # (the seat's name, its personal link): named once the browser holds several
-        "rejoin_paths": [
-            (seat.name, reverse("rejoin", args=[game.code, seat.token])) for seat in mine
-        ],
-        "invite_url": request.build_absolute_uri(join_path) if request else join_path,
-        "open_seats": sum(1 for seat in seats if seat.is_open),
-        "filled_seats": sum(1 for seat in seats if not seat.is_open),
-        "perfect_as_good": perfect_as_good(game, seats),
-    }
-
-
 class Shown(NamedTuple):
-    """A table as the viewers of one view key see it: what it shows, and the inside of
-    its section rendered, with the spectators' line still to fill in (``WATCHING_MARK``)."""
+    """A table as the viewers of one view key see it: what it shows, its parts, and the
+    inside of its section rendered, with the spectators' line still to fill in
+    (``WATCHING_MARK``)."""
 
     view: Table
+    pieces: Pieces
     content: SafeString
 
 
@@ -575,8 +274,9 @@ def _shown(game: Game, viewer: Viewer) -> Shown:
     shown = _LIVE_CACHE.get(key)
     if shown is None:
         view = table_view(game, viewer)
-        context = {"view": view, "version": game.version, "spectators": None}
-        shown = Shown(view, render_to_string(f"{TEMPLATE}#table-content", context))
+        parts = pieces(view)
+        context = {"view": view, "pieces": parts, "version": game.version, "spectators": None}
+        shown = Shown(view, parts, render_to_string(f"{TEMPLATE}#table-content", context))
         _LIVE_CACHE[key] = shown
     return shown
 
@@ -584,10 +284,16 @@ def _shown(game: Game, viewer: Viewer) -> Shown:
 def _section(game: Game, shown: Shown, oob: bool) -> str:
     """The ``#table`` section around ``shown``'s inside, its spectators' line filled in;
     with ``oob``, swapped in by id (a push)."""
-    watching = render_to_string(f"{TEMPLATE}#watching", {"spectators": spectators(game)})
+    watching = fragment("watching", spectators=spectators(game))
     # safe: a rendering, with a rendered partial in place of its mark
     content = mark_safe(shown.content.replace(WATCHING_MARK, watching, 1))
-    context = {"view": shown.view, "version": game.version, "content": content, "oob": oob}
+    context = {
+        "view": shown.view,
+        "pieces": shown.pieces,
+        "version": game.version,
+        "content": content,
+        "oob": oob,
+    }
     return render_to_string(f"{TEMPLATE}#table", context)
 
 
@@ -597,7 +303,7 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     asks for the key of every browser at its table. (Whether the player to move has
     been away long enough to be skipped changes with time alone; a read of the game
     is kept for the notices of one version, seconds at most.)"""
-    shared = _shared_key(game)
+    shared = shared_key(game)
     token_to_move = shared.token_to_move
     live = token_to_move is not None and token_to_move in viewer.tokens
     # the host (or, with the host gone too, the players) sees more than the others only
@@ -605,40 +311,3 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     # the end (they may play again)
     player = bool(shared.players & viewer.tokens)
     return (shared.common, language, live, shared.skippers.include(viewer), player)
-
-
-class _SharedKey(NamedTuple):
-    """What of the view's key is the same for every viewer of one read of a game."""
-
-    common: tuple  # everything the table shows them
-    token_to_move: str | None
-    skippers: seating.Skippers  # who may skip the player to move, if anyone
-    players: frozenset[str]  # the players' tokens once the game is over, else none
-
-
-def _shared_key(game: Game) -> _SharedKey:
-    """The shared part of the view's key of this read of ``game``, worked out once."""
-    shared = game.__dict__.get("_view_key")
-    if shared is None or shared.common[2] != game.version:
-        seats = list(game.seats.all())
-        to_move = game.engine_state().current_player
-        skip = seating.skippers(game, seats, to_move)
-        shared = game.__dict__["_view_key"] = _SharedKey(
-            (
-                game.id,
-                game.code,  # ids are reused when a test database rolls back; codes are not
-                game.version,
-                game.next_game_id,
-                tuple((s.id, s.connections > 0, s.away_since) for s in seats),
-                skip.host is not None,  # the player to move is away
-                bool(skip.players),  # and the host too
-            ),
-            next((s.token for s in seats if s.player_index == to_move), None),
-            skip,
-            seating.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
-        )
-    return shared
-
-
-def seat_label(seat: Seat) -> str:
-    return seat.shown_name or gettext("Open seat %(number)s") % {"number": seat.position + 1}

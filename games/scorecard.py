@@ -5,11 +5,11 @@ rows too). Only the player to move, viewing, is offered scores in their column."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
 from games.bidi import team
@@ -99,7 +99,7 @@ def scorecard_rows(
     current = state.current_index if not state.is_finished else None
     turn = _turn_of(state, options, live, declaring)
     columns = [
-        _column(layout, card, state.totals(i), turn if i == current else None)
+        _column(layout, card, state.totals(i), turn if i == current else None, get_language())
         for i, card in enumerate(state.scorecards)
     ]
     return [
@@ -108,7 +108,8 @@ def scorecard_rows(
     ]
 
 
-def _row_heads(layout: Layout) -> list[tuple[str, str, str]]:
+@cache  # one per layout
+def _row_heads(layout: Layout) -> tuple[tuple[str, str, str], ...]:
     """(key, untranslated name, kind) of each row."""
     upper = [c for c in layout.categories if c.is_upper]
     lower = [c for c in layout.categories if not c.is_upper]
@@ -121,13 +122,15 @@ def _row_heads(layout: Layout) -> list[tuple[str, str, str]]:
     if layout.yahtzee_bonus:
         heads.append(("yahtzee_bonus", gettext_noop("Yahtzee bonus"), "yahtzee_bonus"))
     heads.append(("total", gettext_noop("Total"), "total"))
-    return heads
+    return tuple(heads)
 
 
+@lru_cache(maxsize=1024)  # a column changes with its own scores, or when it is to move
 def _column(
-    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None
-) -> list[Cell | str]:
-    """One scorecard's cells, top to bottom; ``turn`` for the scorecard to move."""
+    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None, language: str
+) -> tuple[Cell | str, ...]:
+    """One scorecard's cells, top to bottom; ``turn`` for the scorecard to move
+    (``language`` keys the cache: the bonus row's words are in it)."""
     points_of = card.points()
     offered = dict(turn.options) if turn else {}
     current = turn is not None
@@ -148,14 +151,14 @@ def _column(
     lower = [cell(c) for c in layout.categories if not c.is_upper]
     upper_complete = all(c.points is not None for c in upper)
     sums = [str(totals.yahtzee_bonus)] if layout.yahtzee_bonus else []
-    return [
+    return (
         *upper,
         _subtotal(totals),
         _bonus(totals, upper_complete),
         *lower,
         *sums,
         str(totals.total),
-    ]
+    )
 
 
 def _subtotal(totals: rules.Totals) -> str:
@@ -170,11 +173,12 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
 
 
 class Scorecard(NamedTuple):
-    """The scorecard's table as one viewer sees it."""
+    """The scorecard's table as one viewer sees it, column by column."""
 
-    columns: list[SafeString]  # each scorecard's name, as markup (``column_heads``)
+    columns: tuple[SafeString, ...]  # each scorecard's name, as markup (``column_heads``)
     current_column: int | None  # the scorecard to move, none once the game is over
-    rows: list[Row]
+    rows: tuple[tuple[str, str, str], ...]  # (key, untranslated name, kind) per row
+    cells: tuple[tuple[Cell | str, ...], ...]  # each column's cells, top to bottom
 
 
 def scorecard(
@@ -183,8 +187,16 @@ def scorecard(
     """The scorecard under its players' ``names`` (by player index); ``live``: the viewer
     is to move, and is offered the scores (or, ``declaring``, the targets)."""
     options = rules.scoring_options(state) if live and not declaring else {}
+    layout = _layout(state)
+    current = None if state.is_finished else state.current_index
+    turn = _turn_of(state, options, live, declaring)
+    language = get_language()
     return Scorecard(
-        column_heads(state, names),
-        None if state.is_finished else state.current_index,
-        scorecard_rows(state, options, live, declaring),
+        tuple(column_heads(state, names)),
+        current,
+        _row_heads(layout),
+        tuple(
+            _column(layout, card, state.totals(i), turn if i == current else None, language)
+            for i, card in enumerate(state.scorecards)
+        ),
     )

@@ -4,9 +4,9 @@ viewers who see the same, and what they are shown from it."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 
 import pytest
-from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -164,14 +164,17 @@ def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
 
 
 def empty_caches(patch: pytest.MonkeyPatch) -> None:
-    """Fresh, empty caches of tables and scorecards for this process, until ``patch``
-    undoes it."""
+    """Fresh, empty caches of tables, their parts and scorecards' columns for this
+    process, until ``patch`` undoes it."""
     patch.setattr(rendering, "_LIVE_CACHE", Bounded(rendering._LIVE_CACHE.size))
-    patch.setattr(rendering, "_SCORECARDS", Bounded(rendering._SCORECARDS.size))
+    patch.setattr(rendering, "_FRAGMENTS", {})
+    patch.setattr(rendering, "_COLUMNS", Bounded(rendering._COLUMNS.size))
+    column = scorecard._column
+    patch.setattr(scorecard, "_column", lru_cache(column.cache_info().maxsize)(column.__wrapped__))
 
 
 def scorecard_html(card: scorecard.Scorecard) -> str:
-    return render_to_string("games/table.html#scorecard", {"scorecard": card})
+    return rendering.scorecard_html(card)
 
 
 @pytest.mark.parametrize("box, bonus", [(50, True), (50, False), (0, True)])

@@ -609,7 +609,7 @@ def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Cl
 def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> None:
     from django.template.loader import render_to_string
 
-    from games.rendering import presence
+    from games.tableview import presence
 
     seats = (
         ("local", "Alice", True, False),
