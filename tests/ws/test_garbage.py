@@ -1,6 +1,5 @@
 """What keeps the garbage collector's full passes short under load: what the server
-loaded at start is out of them altogether, and the scorecard cache holds nothing they
-walk."""
+loaded at start is out of them altogether."""
 
 from __future__ import annotations
 
