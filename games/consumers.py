@@ -23,8 +23,9 @@ from django.utils import translation
 from games import bots, broadcast, presence, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
-from games.rendering import cached_live, handed_over, handed_over_offer, render_live
+from games.rendering import cached_live, handed_over_offer, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
+from games.tableview import handed_over
 from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404

@@ -1,193 +1,146 @@
-"""The table as one viewer sees it: what it shows (``table_view``), its markup per
-version shared by every browser that sees the same, and the other contexts of the
-table's pages.
+"""The table rendered for one viewer (``table_view``'s data through the partials of
+``games/table.html``), shared by every browser that sees the same, and the other
+renderings of the table's pages.
 
 Views and the WebSocket consumer both render through here, so a browser gets the
 same table whether it asked for it or was pushed it. Only seats the viewer holds
 get live buttons, and only when it is their turn.
+
+A move's table is rendered afresh, but most of it reads as it did: Django's template
+engine costs some microseconds per tag and variable, a scorecard has a hundred
+cells, and the table partial was most of what a move cost. So the parts of a table
+are each a partial rendered once per what it is given (``fragment``): a scorecard's
+cell, row and head, a die, the roll button, the presence list, the banner, and
+the table partial puts the version's forms around them.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from html import escape
 from typing import NamedTuple
 
 from django.http import HttpRequest
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, ngettext
-from django.utils.translation import gettext_lazy as _
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
 
-from games import markup, rules, seating
-from games.bidi import isolated
 from games.bounded import Bounded
-from games.models import Game, GameEvent, Seat
+from games.models import Game
 from games.presence import SPECTATORS
-from games.scorecard import column_heads, scorecard_table
-from games.strategy.bots import perfect_plays_as_good
-from games.strategy.solver import Variant
+from games.scorecard import Cell, Scorecard
+from games.tableview import (
+    Confirm,
+    Table,
+    handed_over,
+    lobby_context,
+    shared_key,
+    table_urls,
+    table_view,
+)
 from games.viewer import Viewer
 
-RULESET_NAMES = {
-    "yatzy": _("Scandinavian Yatzy"),
-    "yahtzee": _("American Yahtzee"),
-    "maxi_yatzy": _("Maxi Yatzy"),
-}
+TEMPLATE = "games/table.html"
+WATCHING_MARK = "<!--watching-->"  # where the spectators' line goes, filled in per push
+
+# How many renderings of each partial a process keeps (``fragment``): a scorecard's
+# cells and rows come in hundreds per rule set and language, the rest in tens.
+_FRAGMENT_SIZES = {"scorecard-cell": 8192, "scorecard-sum": 4096, "scorecard-row": 8192}
+_FRAGMENTS: dict[str, Bounded[tuple, SafeString]] = {}
 
 
-def seat_names(game: Game) -> dict[int, str]:
-    return {
-        seat.player_index: seat.shown_name
-        for seat in game.seats.all()
-        if seat.player_index is not None
-    }
+def fragment(partial: str, **context: object) -> SafeString:
+    """The ``partial`` of ``table.html`` rendered with ``context`` alone (no request, so
+    no context processor adds to it) in the active language, kept per process under
+    the language and ``context`` itself: a key cannot forget something its partial is
+    shown. A value must always be given as one type (a name as ``str``, never
+    ``SafeString``): equal values render the same."""
+    cache = _FRAGMENTS.get(partial)
+    if cache is None:
+        cache = _FRAGMENTS[partial] = Bounded(_FRAGMENT_SIZES.get(partial, 1024))
+    key = (get_language(), *context.items())
+    html = cache.get(key)
+    if html is None:
+        html = cache[key] = render_to_string(f"{TEMPLATE}#{partial}", context)
+    return html
 
 
-def table_view(game: Game, viewer: Viewer) -> markup.Table:
-    """Everything the table shows ``viewer`` (but the version and the spectators)."""
-    seats = list(game.seats.all())
-    state = game.engine_state()
-    names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
-    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
-    to_move = state.current_player
-    live = to_move is not None and to_move in controlled
-    declaring = bool(
-        live and state.options.declared_target and state.roll_number > 0 and not state.target
-    )
-    ranking = _ranking(state, names) if state.is_finished else ()
-    turn = markup.Turn(
-        ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
-        options=state.options,
-        teams=any(seat.team is not None for seat in seats),
-        finished=state.is_finished,
-        winner=_winner(state, ranking) if ranking else None,
-        live=live,
-        player_to_move=names.get(to_move, "") if to_move is not None else "",
-        roll_number=state.roll_number,
-        declaring=declaring,
-        rolls_left=rules.MAX_ROLLS - state.roll_number,
-        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
-        joker=_joker(state),
-    )
-    # whether the player to move may be skipped, and by whom, as the view's key has
-    # it, however late this rendering comes: it changes with time alone
-    shared = _shared_key(game)
-    may_skip = shared.skippers.include(viewer)
-    return markup.Table(
-        code=game.code,
-        urls=table_urls(game.code),
-        turn=turn,
-        dice=state.dice,
-        held=state.held,
-        dice_count=state.dice_count,
-        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
-        can_roll=live
-        and state.roll_number < rules.MAX_ROLLS
-        and not declaring
-        and len(state.held) < state.dice_count,
-        can_hint=live and game.coach and not state.is_finished,
-        presence=tuple(
-            (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
-            for seat in seats
-        ),
-        can_skip=may_skip and not live,
-        skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
-        if may_skip and not live and not state.is_finished
-        else "",
-        can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
-        ranking=ranking,
-        scorecard=scorecard_table(state, column_heads(state, names), live, declaring),
-        redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
-        last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
-        turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
-        perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
-    )
+class Pieces(NamedTuple):
+    """The parts of one table rendered (``fragment``), for the table partial to put
+    the version's forms around."""
+
+    heading: SafeString  # the title, the turn banner, the target and joker lines
+    banner: SafeString
+    joker: SafeString
+    dice: tuple[SafeString, ...]  # each die's button, or the line saying none is rolled
+    roll_button: SafeString
+    presence: SafeString
+    scorecard: SafeString
 
 
-def perfect_as_good(game: Game, seats: list[Seat]) -> str:
-    """What the table tells its players when its Perfect computer players play as Good
-    (``perfect_plays_as_good``): the level they were chosen at promises more. Empty
-    when they play perfectly, or there are none."""
-    perfect = sum(1 for s in seats if s.kind == Seat.Kind.BOT and s.bot_level == "perfect")
-    why = perfect_plays_as_good(game.ruleset, game.table_options) if perfect else ""
-    if why == "being solved":
-        return ngettext(
-            "The Perfect computer player plays as Good until this table's strategy is"
-            " worked out (about a minute).",
-            "The Perfect computer players play as Good until this table's strategy is"
-            " worked out (about a minute).",
-            perfect,
+def pieces(view: Table) -> Pieces:
+    turn = view.turn
+    banner = fragment("banner", turn=turn)
+    joker = fragment("joker", joker=turn.joker) if turn.joker else SafeString()
+    if view.dice:
+        dice = tuple(
+            fragment("die", position=i, face=face, held=held, can_hold=view.can_hold)
+            for i, (face, held) in enumerate(view.dice)
         )
-    if why == "not built":
-        # nothing is building them: say so, and what builds them, not "about a minute"
-        return ngettext(
-            "The Perfect computer player plays as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
-            "The Perfect computer players play as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
-            perfect,
-        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
-    if why == "never solved":
-        return ngettext(
-            "The Perfect computer player plays as Good: the site has no perfect strategy"
-            " for these rules.",
-            "The Perfect computer players play as Good: the site has no perfect strategy"
-            " for these rules.",
-            perfect,
+    else:
+        dice = (fragment("no-dice", count=view.dice_count),)
+    return Pieces(
+        heading=fragment("heading", turn=turn, banner=banner, joker=joker),
+        banner=banner,
+        joker=joker,
+        dice=dice,
+        roll_button=fragment("roll-button", can_roll=view.can_roll, rolls_left=turn.rolls_left),
+        presence=fragment("presence", presence=view.presence),
+        scorecard=scorecard_html(view.scorecard),
+    )
+
+
+_COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)
+
+
+def scorecard_html(card: Scorecard) -> SafeString:
+    """The scorecard's table from its rows, each rendered once per its cells, from
+    columns whose cells are each rendered once per what they show: between two rolls
+    only the column to move changes, and only for the player to move."""
+    columns = [
+        _column_html(card, cells, index == card.current_column)
+        for index, cells in enumerate(card.cells)
+    ]
+    rows = tuple(
+        fragment("scorecard-row", kind=kind, name=name, cells=tuple(c[r] for c in columns))
+        for r, (_key, name, kind) in enumerate(card.rows)
+    )
+    head = fragment("scorecard-head", columns=card.columns, current_column=card.current_column)
+    return render_to_string(f"{TEMPLATE}#scorecard", {"head": head, "rows": rows})
+
+
+def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:
+    """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
+    key = (get_language(), card.rows, cells, current)
+    html = _COLUMNS.get(key)
+    if html is None:
+        html = _COLUMNS[key] = tuple(
+            # the cell's fields one by one: a key of plain values, which the garbage
+            # collector stops walking (a named tuple it walks for as long as it is kept)
+            fragment(
+                "scorecard-cell",
+                category=category,
+                name=name,
+                css=cell.css,
+                points=cell.points,
+                option=cell.option,
+                declarable=cell.declarable,
+                bonus=cell.bonus,
+            )
+            if isinstance(cell, Cell)
+            else fragment("scorecard-sum", value=cell, current=current)
+            for cell, (category, name, _kind) in zip(cells, card.rows, strict=True)
         )
-    return ""
-
-
-def _joker(state: rules.GameState) -> tuple[rules.Joker, str] | None:
-    """How the joker rule applies to the dice on the table, and the translated name of
-    the upper box of their face; None when it does not apply."""
-    joker = rules.joker(state)
-    if joker is None:
-        return None
-    return joker, gettext(state.ruleset.category(joker.upper).name)
-
-
-_PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
-
-
-# what the table says of its last move, by the move's kind (``last_move_words``)
-_MOVE_WORDS = {
-    GameEvent.Kind.ROLL: _("%(name)s rolled %(dice)s."),
-    GameEvent.Kind.HOLD: _("%(name)s holds %(dice)s."),
-    GameEvent.Kind.DECLARE: _("%(name)s declared %(category)s as the target."),
-    GameEvent.Kind.SCORE: _("%(name)s scored %(points)s in %(category)s."),
-    GameEvent.Kind.SKIP: _("%(name)s's turn was skipped: %(points)s in %(category)s."),
-    GameEvent.Kind.HANDOVER: _("A computer player plays for %(name)s now."),
-    GameEvent.Kind.TAKEBACK: _("%(name)s is back and plays again."),
-}
-_NO_DICE_HELD = _("%(name)s holds no dice.")
-_WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s.")
-
-
-def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> str:
-    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
-    the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
-    by position. The translations' own text is markup, as in a template."""
-    kind, name = move.get("kind"), names.get(move.get("seat"), "")
-    if not name or kind not in _MOVE_WORDS:
-        return ""
-    words = _MOVE_WORDS[kind]
-    values = {"name": isolated(name), "points": move.get("points"), "bonus": move.get("bonus")}
-    if "category" in move:
-        values["category"] = escape(gettext(state.ruleset.category(move["category"]).name))
-    if kind == GameEvent.Kind.ROLL:
-        values["dice"] = ", ".join(map(str, move["dice"]))
-    elif kind == GameEvent.Kind.HOLD:
-        values["dice"] = ", ".join(str(state.dice[p]) for p in sorted(move["held"]))
-        words = words if move["held"] else _NO_DICE_HELD
-    elif move.get("bonus"):
-        words = _WITH_BONUS
-    return str(words) % values
+    return html
 
 
 def table_page(
@@ -200,23 +153,24 @@ def table_page(
     hint: object | None = None,
 ) -> dict:
     """The context of the table page for ``viewer``, or of an htmx answer that carries
-    more than the table does (a refusal, a zero to confirm, the coach's hint)."""
+    more than the table does (a refusal, a zero to confirm, the coach's hint): either
+    renders the ``table`` partial, whole (``render_table``)."""
     view = table_view(game, viewer)
-    state = game.engine_state()
-    confirmed = (confirm, gettext(state.ruleset.category(confirm).name)) if confirm else None
-    html = markup.table(
-        view,
-        game.version,
-        request=None if request.htmx else request,
-        message=message,
-        confirm=confirmed,
-        hint=hint,
-    )
+    confirmed = None
+    if confirm:
+        name = gettext(game.engine_state().ruleset.category(confirm).name)
+        joker = view.turn.joker
+        confirmed = Confirm(confirm, name, joker.rule.bonus if joker else 0)
     return {
         "game": game,
         "ruleset_name": view.turn.ruleset_name,
-        # safe: the table's markup, with the spectators' line (markup too) filled in
-        "table": mark_safe(_with_watching(game, html)),
+        "view": view,
+        "pieces": pieces(view),
+        "version": game.version,
+        "spectators": spectators(game),
+        "message": message,
+        "confirm": confirmed,
+        "hint": hint,
         "handed_over": handed_over(game, viewer),
         "urls": table_urls(game.code),  # the page's own: the take-back, the table's
         # a spectator has no turn to be called to (the chime)
@@ -224,10 +178,10 @@ def table_page(
     }
 
 
-def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
-    """The positions and names of the seats ``viewer`` is offered to take back from the
-    computer (each button names its seat: a browser may have had several)."""
-    return tuple((seat.position, seat.name) for seat in seating.handed_over(game, viewer))
+def render_table(context: dict) -> str:
+    """The table partial of ``table_page``'s context, for an htmx answer: its forms carry
+    no CSRF field (htmx sends the token in a header), as the shared renderings'."""
+    return render_to_string(f"{TEMPLATE}#table", context)
 
 
 def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
@@ -236,88 +190,17 @@ def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
     return render_to_string("games/table.html#handed-over", context)
 
 
-_TABLE_ACTIONS = (
-    "table",
-    "roll",
-    "hold",
-    "declare",
-    "score",
-    "hint",
-    "skip_turn",
-    "hand_to_bot",
-    "take_back",
-    "play_again",
-    "review",
-)
+class Shown(NamedTuple):
+    """A table as the viewers of one view key see it: what it shows, its parts, and the
+    inside of its section rendered, with the spectators' line still to fill in
+    (``WATCHING_MARK``)."""
+
+    view: Table
+    pieces: Pieces
+    content: SafeString
 
 
-@lru_cache(maxsize=4096)
-def table_urls(code: str) -> dict[str, str]:
-    """The table's links and form actions, reversed once per game and process rather
-    than a dozen times per rendering."""
-    return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
-
-
-def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
-    columns = column_heads(state, names)
-    return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
-
-
-def _winner(state: rules.GameState, ranking: tuple) -> tuple[tuple[str, ...], int, bool]:
-    """The names in first place (markup, as ``column_heads``), their total, and whether
-    first place is a team's."""
-    team = any(
-        len(state.scorecards[index].players) > 1
-        for rank, index, _total in state.ranking()
-        if rank == 1
-    )
-    return tuple(name for _, name, _, first in ranking if first), ranking[0][2], team
-
-
-def options_text(game: Game) -> str:
-    """The table options a game was played with beyond its rule set's own, in words
-    ("Upper section only, Forced order"); empty for none."""
-    teams = any(seat.team is not None for seat in game.seats.all())
-    return markup.options_words(game.table_options, teams)
-
-
-def host_name(game: Game) -> str:
-    """The name of the host's first seat (at the host's screen), or empty."""
-    return next((s.name for s in seating.host_seats(game)), "")
-
-
-def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
-    join_path = reverse("join", args=[game.code])
-    seats = list(game.seats.all())
-    mine = [seat for seat in seats if seat.token in viewer.tokens]
-    hosts = seating.host_seats(game, seats)
-    removed = (
-        not mine
-        and bool(viewer.browser_id)
-        and game.events.filter(kind=GameEvent.Kind.REMOVE, data__browser=viewer.browser_id).exists()
-    )
-    return {
-        "game": game,
-        "removed": removed,  # the host took this browser's seat away
-        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "options": options_text(game),
-        # (seat, label, whether the host may remove it: not the host's own last seat)
-        "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
-        "is_host": game.host_browser == viewer.browser_id,
-        "my_seats": mine,
-        # (the seat's name, its personal link): named once the browser holds several
-        "rejoin_paths": [
-            (seat.name, reverse("rejoin", args=[game.code, seat.token])) for seat in mine
-        ],
-        "invite_url": request.build_absolute_uri(join_path) if request else join_path,
-        "open_seats": sum(1 for seat in seats if seat.is_open),
-        "filled_seats": sum(1 for seat in seats if not seat.is_open),
-        "perfect_as_good": perfect_as_good(game, seats),
-    }
-
-
-_LIVE_CACHE: Bounded[tuple, str] = Bounded(2048)
-_TABLE_TAG = '<section id="table"'
+_LIVE_CACHE: Bounded[tuple, Shown] = Bounded(2048)
 
 
 def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
@@ -334,13 +217,13 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
         return render_to_string("games/lobby.html#lobby", context)
     if lobby_page:
         return _to_the_table(game)
-    return _live(table_partial(game, viewer))
+    return _section(game, _shown(game, viewer), oob=True)
 
 
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
     """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
-    the database nor a rendering: the table is in the cache (``game`` read with its
-    seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
+    the database nor a rendering of the table: it is in the cache (``game`` read with
+    its seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
     means render it (``render_live``).
 
     The string sent is kept on the game, per view and spectator count, so the browsers
@@ -353,11 +236,11 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
     pushes = game.__dict__.setdefault("_pushes", {})
     html = pushes.get(key)
     if html is None:
-        table = _LIVE_CACHE.get(key[0])
-        if table is None:
+        shown = _LIVE_CACHE.get(key[0])
+        if shown is None:
             return None
         with translation.override(language):
-            html = pushes[key] = _live(_with_watching(game, table))
+            html = pushes[key] = _section(game, shown, oob=True)
     return html
 
 
@@ -367,39 +250,51 @@ def spectators(game: Game) -> int:
     return max(0, game.spectators + SPECTATORS.pending(game))
 
 
-def _with_watching(game: Game, html: str) -> str:
-    return html.replace(markup.WATCHING_MARK, markup.watching(spectators(game)), 1)
-
-
-def _live(html: str) -> str:
-    return html.replace(_TABLE_TAG, _TABLE_TAG + ' hx-swap-oob="true"', 1)
-
-
 def _to_the_table(game: Game) -> str:
     """What a lobby page is sent once its game has started: go to the table."""
-    table_url = table_urls(game.code)["table"]
-    return f'<div id="lobby" hx-swap-oob="true" data-redirect="{table_url}"></div>'
+    context = {"redirect": table_urls(game.code)["table"]}
+    return render_to_string("games/lobby.html#to-the-table", context)
 
 
-def table_partial(game: Game, viewer: Viewer, render: bool = True) -> str | None:
-    """The table partial as ``viewer`` sees it, for htmx answers and socket pushes;
-    with ``render=False``, only if it is rendered already (else ``None``).
+def table_partial(game: Game, viewer: Viewer) -> str:
+    """The table partial as ``viewer`` sees it, for htmx answers: the rendering its
+    socket is pushed too (``render_live``), but for the push's ``hx-swap-oob``. Forms
+    carry no CSRF field: htmx sends the token in a header."""
+    return _section(game, _shown(game, viewer), oob=False)
 
-    Viewers who see the same table (everyone but the seat to move, at one version,
-    in one language) share one rendering per process, and the answer to a move is
-    the rendering the mover's own socket is then pushed: rendering is the cost of a
-    move. Forms carry no CSRF field: htmx sends the token in a header.
-    """
+
+def _shown(game: Game, viewer: Viewer) -> Shown:
+    """The table as ``viewer`` sees it, rendered once per process for all who see the
+    same (everyone but the seat to move, at one version, in one language): the answer
+    to a move is the rendering the mover's other pages are pushed, and rendering is
+    the cost of a move. Spectators come and go without a move: their count is filled
+    in per answer and push (``_section``), so that their arrivals do not each cost a
+    rendering."""
     key = _view_key(game, viewer, get_language())
-    html = _LIVE_CACHE.get(key)
-    if html is None and not render:
-        return None
-    if html is None:
-        # Spectators come and go without a move: their count is filled in per
-        # request, so that their arrivals do not each cost a rendering.
-        html = markup.table(table_view(game, viewer), game.version)
-        _LIVE_CACHE[key] = html
-    return _with_watching(game, html)
+    shown = _LIVE_CACHE.get(key)
+    if shown is None:
+        view = table_view(game, viewer)
+        parts = pieces(view)
+        context = {"view": view, "pieces": parts, "version": game.version, "spectators": None}
+        shown = Shown(view, parts, render_to_string(f"{TEMPLATE}#table-content", context))
+        _LIVE_CACHE[key] = shown
+    return shown
+
+
+def _section(game: Game, shown: Shown, oob: bool) -> str:
+    """The ``#table`` section around ``shown``'s inside, its spectators' line filled in;
+    with ``oob``, swapped in by id (a push)."""
+    watching = fragment("watching", spectators=spectators(game))
+    # safe: a rendering, with a rendered partial in place of its mark
+    content = mark_safe(shown.content.replace(WATCHING_MARK, watching, 1))
+    context = {
+        "view": shown.view,
+        "pieces": shown.pieces,
+        "version": game.version,
+        "content": content,
+        "oob": oob,
+    }
+    return render_to_string(f"{TEMPLATE}#table", context)
 
 
 def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
@@ -408,7 +303,7 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     asks for the key of every browser at its table. (Whether the player to move has
     been away long enough to be skipped changes with time alone; a read of the game
     is kept for the notices of one version, seconds at most.)"""
-    shared = _shared_key(game)
+    shared = shared_key(game)
     token_to_move = shared.token_to_move
     live = token_to_move is not None and token_to_move in viewer.tokens
     # the host (or, with the host gone too, the players) sees more than the others only
@@ -416,40 +311,3 @@ def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
     # the end (they may play again)
     player = bool(shared.players & viewer.tokens)
     return (shared.common, language, live, shared.skippers.include(viewer), player)
-
-
-class _SharedKey(NamedTuple):
-    """What of the view's key is the same for every viewer of one read of a game."""
-
-    common: tuple  # everything the table shows them
-    token_to_move: str | None
-    skippers: seating.Skippers  # who may skip the player to move, if anyone
-    players: frozenset[str]  # the players' tokens once the game is over, else none
-
-
-def _shared_key(game: Game) -> _SharedKey:
-    """The shared part of the view's key of this read of ``game``, worked out once."""
-    shared = game.__dict__.get("_view_key")
-    if shared is None or shared.common[2] != game.version:
-        seats = list(game.seats.all())
-        to_move = game.engine_state().current_player
-        skip = seating.skippers(game, seats, to_move)
-        shared = game.__dict__["_view_key"] = _SharedKey(
-            (
-                game.id,
-                game.code,  # ids are reused when a test database rolls back; codes are not
-                game.version,
-                game.next_game_id,
-                tuple((s.id, s.connections > 0, s.away_since) for s in seats),
-                skip.host is not None,  # the player to move is away
-                bool(skip.players),  # and the host too
-            ),
-            next((s.token for s in seats if s.player_index == to_move), None),
-            skip,
-            seating.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
-        )
-    return shared
-
-
-def seat_label(seat: Seat) -> str:
-    return seat.shown_name or gettext("Open seat %(number)s") % {"number": seat.position + 1}

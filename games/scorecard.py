@@ -1,30 +1,23 @@
-"""The scorecard as one viewer sees it: its rows and cells, and its table rendered once
-per content and language. Between two rolls it reads the same for everyone but the
-player to move, whose column offers the scores, and it is most of a table's rendering."""
+"""The scorecard as one viewer sees it, as data: its column heads, its rows and their
+cells (the ``scorecard`` partial of ``games/table.html`` shows it; the review shows its
+rows too). Only the player to move, viewing, is offered scores in their column."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from html import escape
 from typing import NamedTuple
 
-from django.template.loader import render_to_string
-from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
 from games.bidi import team
-from games.bounded import Bounded
-
-HEAD_TEMPLATE = "games/table.html#scorecard-head"
 
 
 class Cell(NamedTuple):
     """One category's cell of one column. A named tuple and not a dataclass: a new
-    scorecard makes a hundred of them, each the key of a cached ``<td>``, and a tuple
-    is made and hashed in C."""
+    scorecard makes a hundred of them, and a tuple is made in C."""
 
     points: int | None  # what is written, None while open
     option: int | None = None  # what scoring here would give now, for the player to move
@@ -40,8 +33,8 @@ class Cell(NamedTuple):
 
 
 class Row(NamedTuple):
-    """One row of the scorecard; a named tuple, like its cells, to key the cache of
-    its HTML."""
+    """One row of the scorecard: a category's (its cells are ``Cell``) or a sum's (its
+    cells are what is written)."""
 
     key: str
     name: str
@@ -68,8 +61,7 @@ class Turn(NamedTuple):
 @dataclass(frozen=True, eq=False)
 class Layout:
     """The rows of a table's scorecard: its categories, then where the sums go. One
-    per rule set and table option (``_layout``), so that a layout is its own key in
-    the caches: hashed by identity, not by its fifteen categories."""
+    per rule set and table option (``_layout``)."""
 
     categories: tuple[rules.Category, ...]
     yahtzee_bonus: bool  # a row for the Yahtzee bonus
@@ -107,7 +99,7 @@ def scorecard_rows(
     current = state.current_index if not state.is_finished else None
     turn = _turn_of(state, options, live, declaring)
     columns = [
-        _column(layout, card, state.totals(i), turn if i == current else None)
+        _column(layout, card, state.totals(i), turn if i == current else None, get_language())
         for i, card in enumerate(state.scorecards)
     ]
     return [
@@ -116,7 +108,8 @@ def scorecard_rows(
     ]
 
 
-def _row_heads(layout: Layout) -> list[tuple[str, str, str]]:
+@cache  # one per layout
+def _row_heads(layout: Layout) -> tuple[tuple[str, str, str], ...]:
     """(key, untranslated name, kind) of each row."""
     upper = [c for c in layout.categories if c.is_upper]
     lower = [c for c in layout.categories if not c.is_upper]
@@ -129,13 +122,15 @@ def _row_heads(layout: Layout) -> list[tuple[str, str, str]]:
     if layout.yahtzee_bonus:
         heads.append(("yahtzee_bonus", gettext_noop("Yahtzee bonus"), "yahtzee_bonus"))
     heads.append(("total", gettext_noop("Total"), "total"))
-    return heads
+    return tuple(heads)
 
 
+@lru_cache(maxsize=1024)  # a column changes with its own scores, or when it is to move
 def _column(
-    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None
-) -> list[Cell | str]:
-    """One scorecard's cells, top to bottom; ``turn`` for the scorecard to move."""
+    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None, language: str
+) -> tuple[Cell | str, ...]:
+    """One scorecard's cells, top to bottom; ``turn`` for the scorecard to move
+    (``language`` keys the cache: the bonus row's words are in it)."""
     points_of = card.points()
     offered = dict(turn.options) if turn else {}
     current = turn is not None
@@ -156,14 +151,14 @@ def _column(
     lower = [cell(c) for c in layout.categories if not c.is_upper]
     upper_complete = all(c.points is not None for c in upper)
     sums = [str(totals.yahtzee_bonus)] if layout.yahtzee_bonus else []
-    return [
+    return (
         *upper,
         _subtotal(totals),
         _bonus(totals, upper_complete),
         *lower,
         *sums,
         str(totals.total),
-    ]
+    )
 
 
 def _subtotal(totals: rules.Totals) -> str:
@@ -177,131 +172,31 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
-_SCORECARDS: Bounded[str, SafeString] = Bounded(256)
+class Scorecard(NamedTuple):
+    """The scorecard's table as one viewer sees it, column by column."""
+
+    columns: tuple[SafeString, ...]  # each scorecard's name, as markup (``column_heads``)
+    current_column: int | None  # the scorecard to move, none once the game is over
+    rows: tuple[tuple[str, str, str], ...]  # (key, untranslated name, kind) per row
+    cells: tuple[tuple[Cell | str, ...], ...]  # each column's cells, top to bottom
 
 
-def scorecard_table(
-    state: rules.GameState, columns: list[str], live: bool, declaring: bool
-) -> SafeString:
-    """The scorecard's table, rendered once per content and language, under
-    ``columns``' heads (``column_heads``). A new one is joined from its columns' cells,
-    each column cached by what it shows: between two rolls only the column to move
-    changes, and only for the player to move."""
-    key = _content_key(state, columns, live, declaring)
-    html = _SCORECARDS.get(key)
-    if html is None:
-        html = _SCORECARDS[key] = _build(state, columns, live, declaring)
-    return html
-
-
-def _build(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> SafeString:
+def scorecard(
+    state: rules.GameState, names: dict[int, str], live: bool, declaring: bool
+) -> Scorecard:
+    """The scorecard under its players' ``names`` (by player index); ``live``: the viewer
+    is to move, and is offered the scores (or, ``declaring``, the targets)."""
     options = rules.scoring_options(state) if live and not declaring else {}
-    current_column = None if state.is_finished else state.current_index
-    language = get_language()
     layout = _layout(state)
+    current = None if state.is_finished else state.current_index
     turn = _turn_of(state, options, live, declaring)
-    cells = [
-        _column_html(layout, card, state.totals(i), turn if i == current_column else None, language)
-        for i, card in enumerate(state.scorecards)
-    ]
-    body = "".join(
-        f"{head}{''.join(column[r] for column in cells)}</tr>"
-        for r, head in enumerate(_row_html(layout, language))
+    language = get_language()
+    return Scorecard(
+        tuple(column_heads(state, names)),
+        current,
+        _row_heads(layout),
+        tuple(
+            _column(layout, card, state.totals(i), turn if i == current else None, language)
+            for i, card in enumerate(state.scorecards)
+        ),
     )
-    head = _head(tuple(columns), current_column, language)
-    # safe: the head is a rendered template, the rows escape what they show
-    return mark_safe(f'<table class="scorecard">{head}<tbody>{body}</tbody></table>')
-
-
-@lru_cache(maxsize=64)
-def _row_html(layout: Layout, language: str) -> tuple[str, ...]:
-    """Each row's start: its class and its head cell (``language`` keys the cache)."""
-    return tuple(
-        f'<tr class="row-{kind}"><th scope="row">{escape(gettext(name))}</th>'
-        for _key, name, kind in _row_heads(layout)
-    )
-
-
-@lru_cache(maxsize=1024)  # a column changes with its own scores, or when it is to move
-def _column_html(
-    layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None, language: str
-) -> tuple[str, ...]:
-    """One scorecard's ``<td>`` cells, top to bottom (``language`` keys the cache: the
-    buttons' names are in it)."""
-    heads = _row_heads(layout)
-    css = "current" if turn is not None else ""
-    return tuple(
-        _category_cell(cell, key, gettext(name), language)
-        if kind == "category"
-        else f'<td class="{css}">{escape(cell)}</td>'
-        for cell, (key, name, kind) in zip(_column(layout, card, totals, turn), heads, strict=True)
-    )
-
-
-def _content_key(state: rules.GameState, columns: list[str], live: bool, declaring: bool) -> str:
-    """Everything the scorecard's table is made of, as one string: the written scores,
-    whose turn, the target, and for the player to move (``live``) the dice their scores
-    are offered for (with the scorecards and the options, they decide the Yahtzee bonus
-    the offers carry); not the dice for the others, so that their scorecard is found again
-    after each roll. A string and not a tuple: the garbage collector walks every tuple a
-    cache keeps (256 scorecards' keys were most of what its young generations held),
-    never a string. ``repr`` quotes every name, so no name can make two keys equal."""
-    return repr(
-        (
-            get_language(),
-            columns,
-            live,
-            declaring,
-            state.ruleset_key,
-            state.options,
-            state.scorecards,
-            state.turn,
-            state.target,
-            (state.dice, state.roll_number) if live else None,
-        )
-    )
-
-
-@lru_cache(maxsize=256)
-def _head(columns: tuple[str, ...], current_column: int | None, language: str) -> str:
-    """The table's caption and column heads, rendered once per players, turn and
-    ``language`` (which keys the cache): they change only when the turn does."""
-    return render_to_string(HEAD_TEMPLATE, {"columns": columns, "current_column": current_column})
-
-
-@lru_cache(maxsize=1024)  # most cells read the same from one rendering to the next
-def _category_cell(cell: Cell, category: str, name: str, language: str) -> SafeString:
-    """Points written, the button that scores them, or the one that declares the
-    category (its translated ``name``) as this turn's target; ``language`` keys the
-    cache, the buttons' names are in it. Buttons have ids, so that keyboard focus
-    survives a new table."""
-    if cell.points is not None:
-        content = str(cell.points)
-    elif cell.option is not None:
-        values = {"points": cell.option, "category": name, "bonus": cell.bonus}
-        if cell.bonus:  # the joker rule's extra Yahtzee: said before it is scored
-            label = gettext("Score %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s")
-            shown = format_html('{}<span class="option-bonus"> +{}</span>', cell.option, cell.bonus)
-        else:
-            label, shown = gettext("Score %(points)s in %(category)s"), str(cell.option)
-        content = format_html(
-            '<button type="submit" id="score-{}" name="category" value="{}"'
-            ' class="score-option{}" aria-label="{}">{}</button>',
-            category,
-            category,
-            " zero" if cell.option == 0 else "",
-            label % values,
-            shown,
-        )
-    elif cell.declarable:
-        content = format_html(
-            '<button type="submit" id="declare-{}" name="category" value="{}" class="declare"'
-            ' aria-label="{}">{}</button>',
-            category,
-            category,
-            gettext("Declare %(category)s as target") % {"category": name},
-            gettext("Target"),
-        )
-    else:
-        content = ""
-    return format_html('<td class="{}">{}</td>', cell.css, content)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
-from games.rendering import table_page, table_partial
+from games.rendering import render_table, table_page, table_partial
 from games.viewer import Viewer, remember_seats, viewer_from_session
 
 
@@ -120,7 +120,7 @@ def table_response(
         return HttpResponse(table_partial(game, viewer))
     context = table_page(request, game, viewer, **extra)
     if request.htmx:
-        return HttpResponse(context["table"], status=status)
+        return HttpResponse(render_table(context), status=status)
     context["page"] = broadcast.new_page_id()
     response = render(request, "games/table.html", context, status=status)
     # A page restored from the browser's cache (a duplicated tab, back and forward)

@@ -20,12 +20,12 @@ from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
 from games.names import name_key
-from games.rendering import RULESET_NAMES, options_text, seat_names
 from games.replay import replay
 from games.scorecard import column_heads, scorecard_rows
 from games.services import MAX_SEATS
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
+from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
 from games.views.access import error_page, require_GET, viewer_of
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games import names, services
 from games.errors import ActionError, GameNotFound
 from games.models import Game
-from games.rendering import RULESET_NAMES, host_name, lobby_context, options_text
+from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.viewer import remember_seats
 from games.views.access import (
     allow,

@@ -607,7 +607,9 @@ def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Cl
 
 
 def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> None:
-    from games import markup
+    from django.template.loader import render_to_string
+
+    from games.tableview import presence
 
     seats = (
         ("local", "Alice", True, False),
@@ -615,8 +617,9 @@ def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> N
         ("bot", "Computer 1 (Good)", False, False),
         ("bot", "Computer 2 (Good)", False, False),
     )
+    context = {"presence": presence(seats)}
 
-    assert markup._presence(seats, "en") == (
+    assert render_to_string("games/table.html#presence", context) == (
         '<li class="online"><bdi>Alice</bdi>: connected</li>'
         '<li class="bot"><bdi>Bob</bdi>: computer player</li>'
         '<li class="bot">2 computer players</li>'

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from games.markup import watching
 from tests.conftest import create_game, unisolated
 
 PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
@@ -73,6 +73,10 @@ def test_the_language_switcher_turns_the_site_finnish(alice: Client, dice: objec
     assert 'aria-label="Noppa 1: ' in page
     assert ">Heitä <" in page and ">Vinkki</a>" in page and 'aria-label="Pöydässä"' in page
     assert "Ykköset" in page and "Välisumma" in page
+
+
+def watching(spectators: int) -> str:
+    return render_to_string("games/table.html#watching", {"spectators": spectators})
 
 
 def test_the_spectators_line_is_in_each_viewers_language(db: None) -> None:

@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.test import Client
 
-from games import broadcast, markup, rendering
+from games import broadcast, rendering
 from games.broadcast import presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots, read_game
@@ -34,19 +34,20 @@ class StalledLayer:
 
 
 def count_renderings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The tables (``"table"``) and templates rendered from now on, in order."""
+    """The tables (``"table"``: the inside of a table's section, rendered once for all
+    who see the same) and the other templates rendered from now on, in order; the parts
+    put around a table for each answer or push (its section's tag, the spectators'
+    line) and its scorecard are parts of it, not counted."""
     renders: list[str] = []
-    real_table, real_render = markup.table, rendering.render_to_string
-
-    def table(*args, **kwargs) -> str:
-        renders.append("table")
-        return real_table(*args, **kwargs)
+    real_render = rendering.render_to_string
 
     def counted(template: str, context: dict | None = None, *args, **kwargs) -> str:
-        renders.append(template)
+        if template == "games/table.html#table-content":
+            renders.append("table")
+        elif not template.startswith("games/table.html#"):
+            renders.append(template)
         return real_render(template, context, *args, **kwargs)
 
-    monkeypatch.setattr(markup, "table", table)
     monkeypatch.setattr(rendering, "render_to_string", counted)
     return renders
 

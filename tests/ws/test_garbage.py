@@ -1,19 +1,13 @@
 """What keeps the garbage collector's full passes short under load: what the server
-loaded at start is out of them altogether, and the scorecard cache holds nothing they
-walk."""
+loaded at start is out of them altogether."""
 
 from __future__ import annotations
 
 import gc
 
-import pytest
 from django.test import Client
 
-from games import scorecard
-from games.bounded import Bounded
-from games.rendering import table_partial
 from games.snapshots import read_game
-from games.viewer import Viewer
 from tests.conftest import create_game
 
 
@@ -29,14 +23,3 @@ def test_the_server_keeps_what_it_loaded_at_start_out_of_full_collections() -> N
     import yatzy_site.asgi  # noqa: F401  (the server's entry point)
 
     assert gc.get_freeze_count() > 10_000
-
-
-def test_the_scorecard_cache_keeps_nothing_the_collector_walks(
-    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(scorecard, "_SCORECARDS", Bounded(scorecard._SCORECARDS.size))
-    game = create_game(alice, players="Bob")
-    table_partial(read_game(id=game.id), Viewer(""))
-
-    assert len(scorecard._SCORECARDS) == 1
-    assert not any(gc.is_tracked(key) for key in scorecard._SCORECARDS)

@@ -1,0 +1,428 @@
+"""What the table shows one viewer, as data: ``table_view`` (the turn, the dice, the
+presence list, the scorecard's cells), and the other contexts of the table's and
+lobby's pages. ``games.rendering`` renders it; nothing here renders."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from games import rules, seating
+from games.bidi import isolated
+from games.models import Game, GameEvent, Seat
+from games.scorecard import Scorecard, column_heads, scorecard
+from games.strategy.bots import perfect_plays_as_good
+from games.strategy.solver import Variant
+from games.viewer import Viewer
+
+RULESET_NAMES = {
+    "yatzy": _("Scandinavian Yatzy"),
+    "yahtzee": _("American Yahtzee"),
+    "maxi_yatzy": _("Maxi Yatzy"),
+}
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    return {
+        seat.player_index: seat.shown_name
+        for seat in game.seats.all()
+        if seat.player_index is not None
+    }
+
+
+class Winner(NamedTuple):
+    """Who is in first place, once the game is over."""
+
+    names: SafeString  # their names as markup ("Alice, Bob and Carol"), each isolated
+    total: int
+    count: int  # scorecards in first place: more than one for a tie
+    team: bool  # first place is a team's (its name is its players': "Alice & Carol")
+
+
+class JokerWords(NamedTuple):
+    """How the joker rule applies to the dice rolled (RULES.md 2.2), for the table to say
+    why it offers the scores it does; only when it has something to say."""
+
+    rule: rules.Joker
+    category: str  # the translated name of the upper box of the dice's face
+    rule_said: bool  # where the Yahtzee goes is said (the bonus may be said after it)
+
+
+class Turn(NamedTuple):
+    """What the title, the turn banner and the target line say."""
+
+    ruleset_name: str
+    house_rules: str  # the options beyond the rule set's own, in words (``options_words``)
+    finished: bool
+    winner: Winner | None
+    live: bool  # the viewer is to move
+    player_to_move: str
+    roll_number: int
+    declaring: bool  # the viewer must declare a target before scoring
+    rolls_left: int
+    target_name: str  # the declared target of this turn, translated
+    joker: JokerWords | None  # said to everyone, as it explains the scores offered
+
+
+class Presence(NamedTuple):
+    """The presence list: (class, name) per line, and the site's own computer players
+    counted in one line when there are several (``presence``)."""
+
+    lines: tuple[tuple[str, str], ...]
+    computers: int
+
+
+class Table(NamedTuple):
+    """Everything the table shows one viewer at one version, but the version and the
+    spectators."""
+
+    code: str
+    urls: dict[str, str]
+    turn: Turn
+    dice: tuple[tuple[int, bool], ...]  # (face, held) per die
+    dice_count: int
+    can_hold: bool
+    can_roll: bool
+    can_hint: bool
+    presence: Presence
+    can_skip: bool
+    skip_category: str  # where a skip would score its zero, translated (when can_skip)
+    can_play_again: bool  # a player's, at the end
+    ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
+    scorecard: Scorecard
+    redirect: str  # where a browser at a finished table goes next, if anywhere
+    last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
+    turn_passed: bool  # and it passed the turn on
+    perfect_as_good: str  # that its Perfect computer players play as Good, translated
+
+
+class Confirm(NamedTuple):
+    """A zero score waiting for the player to confirm it."""
+
+    key: str  # the category's
+    name: str  # translated
+    bonus: int  # an extra Yahtzee the joker rule puts at 0 still earns the Yahtzee bonus
+
+
+def table_view(game: Game, viewer: Viewer) -> Table:
+    """Everything the table shows ``viewer`` (but the version and the spectators)."""
+    seats = list(game.seats.all())
+    state = game.engine_state()
+    names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
+    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
+    to_move = state.current_player
+    live = to_move is not None and to_move in controlled
+    declaring = bool(
+        live and state.options.declared_target and state.roll_number > 0 and not state.target
+    )
+    ranking = _ranking(state, names) if state.is_finished else ()
+    teams = any(seat.team is not None for seat in seats)
+    turn = Turn(
+        ruleset_name=str(RULESET_NAMES.get(game.ruleset, game.ruleset)),
+        # the house rules are said at the table: a player in forced order, say, is
+        # offered a single score, and would not know why
+        house_rules=options_words(state.options, teams),
+        finished=state.is_finished,
+        winner=_winner(state, ranking) if ranking else None,
+        live=live,
+        player_to_move=names.get(to_move, "") if to_move is not None else "",
+        roll_number=state.roll_number,
+        declaring=declaring,
+        rolls_left=rules.MAX_ROLLS - state.roll_number,
+        target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
+        joker=_joker(state),
+    )
+    # whether the player to move may be skipped, and by whom, as the view's key has
+    # it, however late this rendering comes: it changes with time alone
+    shared = shared_key(game)
+    may_skip = shared.skippers.include(viewer)
+    return Table(
+        code=game.code,
+        urls=table_urls(game.code),
+        turn=turn,
+        dice=tuple((face, i in state.held) for i, face in enumerate(state.dice)),
+        dice_count=state.dice_count,
+        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
+        can_roll=live
+        and state.roll_number < rules.MAX_ROLLS
+        and not declaring
+        and len(state.held) < state.dice_count,
+        can_hint=live and game.coach and not state.is_finished,
+        presence=presence(
+            tuple(
+                (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
+                for seat in seats
+            )
+        ),
+        can_skip=may_skip and not live,
+        skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
+        if may_skip and not live and not state.is_finished
+        else "",
+        can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
+        ranking=ranking,
+        scorecard=scorecard(state, names, live, declaring),
+        redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
+        last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
+        turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
+        perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
+    )
+
+
+def perfect_as_good(game: Game, seats: list[Seat]) -> str:
+    """What the table tells its players when its Perfect computer players play as Good
+    (``perfect_plays_as_good``): the level they were chosen at promises more. Empty
+    when they play perfectly, or there are none."""
+    perfect = sum(1 for s in seats if s.kind == Seat.Kind.BOT and s.bot_level == "perfect")
+    why = perfect_plays_as_good(game.ruleset, game.table_options) if perfect else ""
+    if why == "being solved":
+        return ngettext(
+            "The Perfect computer player plays as Good until this table's strategy is"
+            " worked out (about a minute).",
+            "The Perfect computer players play as Good until this table's strategy is"
+            " worked out (about a minute).",
+            perfect,
+        )
+    if why == "not built":
+        # nothing is building them: say so, and what builds them, not "about a minute"
+        return ngettext(
+            "The Perfect computer player plays as Good: this server has not built this"
+            " table's strategy tables and does not build them by itself. Its administrator"
+            " can, with: manage.py solve --variant %(variant)s",
+            "The Perfect computer players play as Good: this server has not built this"
+            " table's strategy tables and does not build them by itself. Its administrator"
+            " can, with: manage.py solve --variant %(variant)s",
+            perfect,
+        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
+    if why == "never solved":
+        return ngettext(
+            "The Perfect computer player plays as Good: the site has no perfect strategy"
+            " for these rules.",
+            "The Perfect computer players play as Good: the site has no perfect strategy"
+            " for these rules.",
+            perfect,
+        )
+    return ""
+
+
+def _joker(state: rules.GameState) -> JokerWords | None:
+    """How the joker rule applies to the dice on the table, and the translated name of
+    the upper box of their face; None when it does not apply, or has nothing to say."""
+    joker = rules.joker(state)
+    if joker is None:
+        return None
+    rule_said = joker.goes_in != "table" or joker.upper_used
+    if not (rule_said or joker.bonus or joker.yahtzee_scratched):
+        return None
+    return JokerWords(joker, gettext(state.ruleset.category(joker.upper).name), rule_said)
+
+
+def presence(seats: tuple[tuple[str, str, bool, bool], ...]) -> Presence:
+    """The presence list of the seats given as (kind, name, connected, a friend's seat
+    the computer plays for now): the players, connected or away, and the computer
+    players. The players at the host's screen are listed only at a table with friends
+    (at a table of one screen, all are there or none), also once the computer plays
+    for all of them. The site's own computer players are one line when there are
+    several ("15 computer players"): always there, they each took a line between the
+    dice and the scorecard, which a phone scrolled past every turn; their names head
+    the scorecard's columns. A friend's seat the computer plays for keeps its line."""
+    lines, computers = [], []
+    friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
+    for kind, name, connected, handed in seats:
+        if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
+            lines.append(("online" if connected else "offline", name))
+        elif kind == Seat.Kind.BOT:
+            (lines if handed else computers).append(("bot", name))
+    if len(computers) > 1:
+        return Presence(tuple(lines), len(computers))
+    return Presence(tuple(lines + computers), 0)
+
+
+_PASSING_THE_TURN = (GameEvent.Kind.SCORE, GameEvent.Kind.SKIP)
+
+
+# what the table says of its last move, by the move's kind (``last_move_words``)
+_MOVE_WORDS = {
+    GameEvent.Kind.ROLL: _("%(name)s rolled %(dice)s."),
+    GameEvent.Kind.HOLD: _("%(name)s holds %(dice)s."),
+    GameEvent.Kind.DECLARE: _("%(name)s declared %(category)s as the target."),
+    GameEvent.Kind.SCORE: _("%(name)s scored %(points)s in %(category)s."),
+    GameEvent.Kind.SKIP: _("%(name)s's turn was skipped: %(points)s in %(category)s."),
+    GameEvent.Kind.HANDOVER: _("A computer player plays for %(name)s now."),
+    GameEvent.Kind.TAKEBACK: _("%(name)s is back and plays again."),
+}
+_NO_DICE_HELD = _("%(name)s holds no dice.")
+_WITH_BONUS = _("%(name)s scored %(points)s in %(category)s and a Yahtzee bonus of %(bonus)s.")
+
+
+def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -> SafeString:
+    """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
+    the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
+    by position. The translations' own text is markup, as in a template."""
+    kind, name = move.get("kind"), names.get(move.get("seat"), "")
+    if not name or kind not in _MOVE_WORDS:
+        return SafeString()
+    words = _MOVE_WORDS[kind]
+    values = {"name": isolated(name), "points": move.get("points"), "bonus": move.get("bonus")}
+    if "category" in move:
+        values["category"] = escape(gettext(state.ruleset.category(move["category"]).name))
+    if kind == GameEvent.Kind.ROLL:
+        values["dice"] = ", ".join(map(str, move["dice"]))
+    elif kind == GameEvent.Kind.HOLD:
+        values["dice"] = ", ".join(str(state.dice[p]) for p in sorted(move["held"]))
+        words = words if move["held"] else _NO_DICE_HELD
+    elif move.get("bonus"):
+        words = _WITH_BONUS
+    # safe: the translation's own text is markup, as in a template, and every value in
+    # it is escaped (the name isolated)
+    return mark_safe(str(words) % values)
+
+
+def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:
+    """The positions and names of the seats ``viewer`` is offered to take back from the
+    computer (each button names its seat: a browser may have had several)."""
+    return tuple((seat.position, seat.name) for seat in seating.handed_over(game, viewer))
+
+
+_TABLE_ACTIONS = (
+    "table",
+    "roll",
+    "hold",
+    "declare",
+    "score",
+    "hint",
+    "skip_turn",
+    "hand_to_bot",
+    "take_back",
+    "play_again",
+    "review",
+)
+
+
+@lru_cache(maxsize=4096)
+def table_urls(code: str) -> dict[str, str]:
+    """The table's links and form actions, reversed once per game and process rather
+    than a dozen times per rendering."""
+    return {name: reverse(name, args=[code]) for name in _TABLE_ACTIONS}
+
+
+def _ranking(state: rules.GameState, names: dict[int, str]) -> tuple:
+    columns = column_heads(state, names)
+    return tuple((rank, columns[index], total, rank == 1) for rank, index, total in state.ranking())
+
+
+def _winner(state: rules.GameState, ranking: tuple) -> Winner:
+    """Who is in first place: their names (markup, as ``column_heads``) in one list."""
+    team = any(
+        len(state.scorecards[index].players) > 1
+        for rank, index, _total in state.ranking()
+        if rank == 1
+    )
+    names = [name for _, name, _, first in ranking if first]
+    if len(names) > 1:  # "Alice, Bob and Carol", as ``get_text_list`` says it
+        listed = format_html_join(", ", "{}", ((name,) for name in names[:-1]))
+        together = format_html("{} {} {}", listed, gettext("and"), names[-1])
+    else:
+        together = names[0]
+    return Winner(together, ranking[0][2], len(names), team)
+
+
+def options_text(game: Game) -> str:
+    """The table options a game was played with beyond its rule set's own, in words
+    ("Upper section only, Forced order"); empty for none."""
+    teams = any(seat.team is not None for seat in game.seats.all())
+    return options_words(game.table_options, teams)
+
+
+def options_words(options: rules.TableOptions, teams: bool) -> str:
+    """The table options beyond the rule set's own, in words ("Upper section only,
+    Forced order"); empty for none."""
+    chosen = [
+        (options.upper_only, gettext("Upper section only")),
+        (options.forced_order, gettext("Forced order")),
+        (options.declared_target, gettext("Declared target")),
+        (options.auto_first_roll, gettext("Automatic first roll")),
+        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
+        # an upper-section-only game has no Yahtzee box, so no Yahtzee bonus to go without
+        (not options.yahtzee_bonus and not options.upper_only, gettext("No Yahtzee bonus")),
+        (teams, gettext("Teams")),
+    ]
+    return ", ".join(text for on, text in chosen if on)
+
+
+def host_name(game: Game) -> str:
+    """The name of the host's first seat (at the host's screen), or empty."""
+    return next((s.name for s in seating.host_seats(game)), "")
+
+
+def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
+    join_path = reverse("join", args=[game.code])
+    seats = list(game.seats.all())
+    mine = [seat for seat in seats if seat.token in viewer.tokens]
+    hosts = seating.host_seats(game, seats)
+    removed = (
+        not mine
+        and bool(viewer.browser_id)
+        and game.events.filter(kind=GameEvent.Kind.REMOVE, data__browser=viewer.browser_id).exists()
+    )
+    return {
+        "game": game,
+        "removed": removed,  # the host took this browser's seat away
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+        "options": options_text(game),
+        # (seat, label, whether the host may remove it: not the host's own last seat)
+        "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
+        "is_host": game.host_browser == viewer.browser_id,
+        "my_seats": mine,
+        # (the seat's name, its personal link): named once the browser holds several
+        "rejoin_paths": [
+            (seat.name, reverse("rejoin", args=[game.code, seat.token])) for seat in mine
+        ],
+        "invite_url": request.build_absolute_uri(join_path) if request else join_path,
+        "open_seats": sum(1 for seat in seats if seat.is_open),
+        "filled_seats": sum(1 for seat in seats if not seat.is_open),
+        "perfect_as_good": perfect_as_good(game, seats),
+    }
+
+
+class SharedKey(NamedTuple):
+    """What of the view's key is the same for every viewer of one read of a game."""
+
+    common: tuple  # everything the table shows them
+    token_to_move: str | None
+    skippers: seating.Skippers  # who may skip the player to move, if anyone
+    players: frozenset[str]  # the players' tokens once the game is over, else none
+
+
+def shared_key(game: Game) -> SharedKey:
+    """The shared part of the view's key of this read of ``game``, worked out once."""
+    shared = game.__dict__.get("_view_key")
+    if shared is None or shared.common[2] != game.version:
+        seats = list(game.seats.all())
+        to_move = game.engine_state().current_player
+        skip = seating.skippers(game, seats, to_move)
+        shared = game.__dict__["_view_key"] = SharedKey(
+            (
+                game.id,
+                game.code,  # ids are reused when a test database rolls back; codes are not
+                game.version,
+                game.next_game_id,
+                tuple((s.id, s.connections > 0, s.away_since) for s in seats),
+                skip.host is not None,  # the player to move is away
+                bool(skip.players),  # and the host too
+            ),
+            next((s.token for s in seats if s.player_index == to_move), None),
+            skip,
+            seating.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
+        )
+    return shared
+
+
+def seat_label(seat: Seat) -> str:
+    return seat.shown_name or gettext("Open seat %(number)s") % {"number": seat.position + 1}
