@@ -56,7 +56,7 @@ def no_sessions_left_on_the_test_database(
 ) -> Iterator[None]:
     """On PostgreSQL, end the other sessions on the test database before it is dropped.
     Threads of this process keep their connections open after their last query
-    (asgiref's sync thread for the async tests, the computer players' timer thread),
+    (asgiref's sync threads for the async tests and the computer players' steps),
     and PostgreSQL will not drop a database in use: the run ended with a warning and
     left the test database behind."""
     yield

@@ -192,8 +192,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
-# Computer players move from a timer thread in each server process ("manual": never by
-# themselves; the tests step them), this many milliseconds apart.
+# Computer players move on each server process's event loop ("thread", the name it has
+# always had; "manual": never by themselves, the tests step them), this many
+# milliseconds apart.
 YATZY_BOT_RUNNER = env_str("YATZY_BOT_RUNNER", "thread")
 if YATZY_BOT_RUNNER not in {"thread", "manual"}:
     raise ImproperlyConfigured("YATZY_BOT_RUNNER must be 'thread' or 'manual'.")
