@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
+from django_htmx.middleware import HtmxDetails
 
 from games import broadcast, services
 from games.errors import ActionError
@@ -76,6 +78,10 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return error_page(request, ActionError(message, status=status))
 
 
+MAX_DIGITS = 9
+SMALL_WHOLE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+
+
 def viewer_of(request: HttpRequest) -> Viewer:
     return viewer_from_session(request.session)
 
@@ -85,16 +91,18 @@ def game_or_404(code: str) -> Game:
 
 
 def int_field(request: HttpRequest, name: str) -> int:
-    """A whole number from the POST, or a clear refusal."""
+    """A small whole number from the POST (a version, a position), or a clear refusal.
+    Only ASCII digits, at most ``MAX_DIGITS`` of them: ``int`` also reads a sign, spaces,
+    underscores and the digits of other scripts, and refuses a superscript two, which
+    ``str.isdigit`` takes for a digit."""
     value = request.POST.get(name, "")
-    try:
-        return int(value)
-    except ValueError:
+    if not SMALL_WHOLE_NUMBER.fullmatch(value):
         if name == "version":
             raise BadForm(
                 _("This page is missing what it needs to act: reload the table and try again.")
-            ) from None
-        raise BadForm(_("That request was malformed: reload the table and try again.")) from None
+            )
+        raise BadForm(_("That request was malformed: reload the table and try again."))
+    return int(value)
 
 
 def viewer_at(request: HttpRequest, game: Game) -> Viewer:
@@ -135,7 +143,10 @@ def error_page(request: HttpRequest, error: ActionError, back: str = "") -> Http
     asked (a table, a lobby), which it has no place in."""
     context = {"message": error.message, "back": back}
     response = render(request, "games/error.html", context, status=error.status)
-    if request.htmx:
+    # Django refuses some requests (a Host it does not serve) before the middleware
+    # that reads htmx's headers into ``request.htmx`` has run.
+    htmx = request.htmx if hasattr(request, "htmx") else HtmxDetails(request)
+    if htmx:
         response["HX-Retarget"] = "body"
         response["HX-Reswap"] = "innerHTML"
     return response

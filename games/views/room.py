@@ -145,8 +145,8 @@ def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def take_back(request: HttpRequest, code: str) -> HttpResponse:
     try:
-        seat = request.POST.get("seat", "")
-        services.take_back(code, viewer_of(request), int(seat) if seat.isdigit() else None)
+        seat = int_field(request, "seat") if request.POST.get("seat") else None
+        services.take_back(code, viewer_of(request), seat)
     except ActionError as error:
         return _table_with(request, code, error)
     return _htmx_redirect(request, reverse("table", args=[code]))

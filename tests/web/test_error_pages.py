@@ -70,6 +70,24 @@ def test_a_request_the_site_cannot_read_is_told_so(alice: Client, game: Game) ->
     assert fresh(game).state == game.state
 
 
+@pytest.mark.parametrize("headers", [{}, HTMX, FINNISH])
+def test_a_request_for_a_host_the_site_does_not_serve_is_refused_on_its_page(
+    headers: dict[str, str],
+) -> None:
+    """Django refuses a Host not in ALLOWED_HOSTS before the site's middleware has read
+    the request (htmx, the language): the refusal is still the site's page."""
+    response = Client().get("/", HTTP_HOST="elsewhere.example", **headers)
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    if headers is FINNISH:
+        assert "Selaimesi lähetti jotain" in page
+    else:
+        assert "Your browser sent something this site cannot read." in page
+    if headers is HTMX:
+        assert response["HX-Retarget"] == "body"
+
+
 def test_a_server_error_has_a_page_of_the_sites_own(rf) -> None:
     from django.utils import translation
     from django.views.defaults import server_error
