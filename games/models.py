@@ -25,6 +25,19 @@ def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def storable(text: str) -> bool:
+    """Whether ``text`` can be compared with what the database holds: PostgreSQL holds no
+    NUL in a string and refuses a query that has one, so a code or a token from an
+    address that holds one (``%00``) is no game's and no seat's."""
+    return "\x00" not in text
+
+
+class GameQuerySet(models.QuerySet):
+    def with_code(self, code: str) -> GameQuerySet:
+        """The game of ``code``, if there is one."""
+        return self.filter(code=code) if storable(code) else self.none()
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", _("Waiting for players")
@@ -50,6 +63,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["status", "-finished_at"])]

@@ -41,7 +41,7 @@ TABLE_MOVES = frozenset(
 
 
 def get_game(code: str) -> Game:
-    game = Game.objects.filter(code=code).first()
+    game = Game.objects.with_code(code).first()
     if game is None:
         raise GameNotFound
     return game
@@ -51,7 +51,7 @@ def locked(code: str, with_seats: bool = False) -> Game:
     """The game with ``code``, its row locked until the transaction ends (on databases
     that lock rows; SQLite's write transaction locks the whole database); with its
     seats read too if ``with_seats``."""
-    games = Game.objects.select_for_update().filter(code=code)
+    games = Game.objects.select_for_update().with_code(code)
     if with_seats:
         games = games.prefetch_related("seats")
     game = games.first()

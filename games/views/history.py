@@ -19,7 +19,7 @@ from games.bidi import isolated
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
-from games.names import name_key
+from games.names import name_key, tidy_name
 from games.replay import replay
 from games.scorecard import column_heads, scorecard_rows
 from games.services import MAX_SEATS
@@ -41,7 +41,9 @@ def history(request: HttpRequest) -> HttpResponse:
     ruleset = request.GET.get("rules", "")
     if ruleset in RULESET_NAMES:
         games = games.filter(ruleset=ruleset)
-    player = request.GET.get("player", "").strip()[:40]
+    # tidied as the names it is compared with were: without control characters (a NUL,
+    # which PostgreSQL refuses in a query, is left out: 'a<NUL>b' searches for 'ab')
+    player = tidy_name(request.GET.get("player", ""))[:40]
     if player:
         games = games.filter(_named(player))
     games = games.distinct().order_by("-finished_at", "-id")

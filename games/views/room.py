@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import names, services
 from games.errors import ActionError, GameNotFound
-from games.models import Game
+from games.models import Game, storable
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.viewer import remember_seats
 from games.views.access import (
@@ -79,9 +79,10 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session."""
-    game = Game.objects.filter(code=code, seats__token=token).first()
+    seated = Game.objects.with_code(code).filter(seats__token=token)
+    game = seated.first() if storable(token) else None
     if game is None:
-        if not Game.objects.filter(code=code).exists():
+        if not Game.objects.with_code(code).exists():
             return error_page(request, GameNotFound())
         refusal = ActionError(
             _("This personal link is for no seat at this table: ask the host for the invite link."),

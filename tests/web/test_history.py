@@ -399,3 +399,19 @@ def test_a_right_to_left_name_is_isolated_in_the_history_and_the_review(
     assert f"{mallory} <strong>{totals[0]}</strong>" in review  # the ranking
     assert f'<p class="step-text">{mallory} rolls ' in review  # the step, and the turns'
     assert f"<li><strong>{arabic}</strong>" in review and f"{arabic} scores " in review
+
+
+def test_a_nul_in_the_player_searched_for_is_left_out_as_from_a_name(
+    alice: Client, dice: object
+) -> None:
+    """Names are kept without control characters (``names.tidy_name``), and so is the
+    name searched for: 'a<NUL>b' searches for 'ab' (PostgreSQL holds no NUL in a string)."""
+    abby = play_to_the_end(alice, create_game(alice, upper_only="on", players="Abby"))
+    other = play_to_the_end(alice, create_game(alice, upper_only="on", players="Bob"))
+
+    response = Client().get("/history/?tab=public&player=a%00b")
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert abby.code in page and other.code not in page
+    assert 'value="ab"' in page

@@ -634,3 +634,53 @@ def test_a_name_in_the_lobby_is_isolated_and_so_is_the_label_that_names_it(
 
     assert "<span><bdi>محمد</bdi></span>" in page
     assert 'aria-label="Remove \u2068محمد\u2069"' in page
+
+
+@pytest.mark.parametrize("seat", ["²", "1" * 40, "-1", "1_0"])
+def test_a_take_back_naming_no_seat_the_page_could_name_is_refused_as_malformed(
+    alice: Client, bob: Client, dice: object, seat: str
+) -> None:
+    """A seat field that is no small whole number in ASCII digits (a superscript two,
+    which Python reads as a digit and not as a number; forty digits) is refused as any
+    malformed form is, and Bob's seat stays the computer's."""
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
+    before = fresh(game)
+
+    english = bob.post(f"/g/{game.code}/takeback/", {"seat": seat}, **HTMX)
+    finnish = bob.post(
+        f"/g/{game.code}/takeback/", {"seat": seat}, HTTP_ACCEPT_LANGUAGE="fi", **HTMX
+    )
+
+    assert english.status_code == finnish.status_code == 400
+    assert "That request was malformed: reload the table and try again." in english.content.decode()
+    assert "Pyyntö oli virheellinen" in finnish.content.decode()
+    assert Seat.objects.get(name="Bob").kind == Seat.Kind.BOT
+    assert fresh(game).version == before.version
+
+
+@pytest.mark.parametrize("path", ["", "lobby/", "review/", "qr.svg", "seat/any-token/"])
+def test_a_game_code_holding_a_nul_is_no_game(alice: Client, path: str) -> None:
+    """PostgreSQL holds no NUL in a string: such a code is simply no game's."""
+    response = alice.get(f"/g/a%00b/{path}")
+
+    assert response.status_code == 404
+    assert "There is no game at this address." in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["roll/", "start/", "takeback/", "again/"])
+def test_a_move_at_a_game_code_holding_a_nul_is_refused_as_no_game(
+    alice: Client, path: str
+) -> None:
+    response = alice.post(f"/g/a%00b/{path}", {"version": "1"}, **HTMX)
+
+    assert response.status_code == 404
+    assert "There is no game at this address." in response.content.decode()
+
+
+def test_a_personal_link_holding_a_nul_is_for_no_seat(alice: Client, lobby: Game) -> None:
+    response = Client().get(f"/g/{lobby.code}/seat/a%00b/")
+
+    assert response.status_code == 404
+    assert "This personal link is for no seat at this table" in response.content.decode()
