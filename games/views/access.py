@@ -18,6 +18,10 @@ from games.models import Game
 from games.rendering import render_table, table_page, table_partial
 from games.viewer import Viewer, remember_seats, viewer_from_session
 
+# A version or a position: far below a billion, and below the database's integers
+MAX_DIGITS = 9
+SMALL_WHOLE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+
 
 class BadForm(ActionError):
     status = 400
@@ -78,10 +82,6 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return error_page(request, ActionError(message, status=status))
 
 
-MAX_DIGITS = 9
-SMALL_WHOLE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
-
-
 def viewer_of(request: HttpRequest) -> Viewer:
     return viewer_from_session(request.session)
 
@@ -93,8 +93,8 @@ def game_or_404(code: str) -> Game:
 def int_field(request: HttpRequest, name: str) -> int:
     """A small whole number from the POST (a version, a position), or a clear refusal.
     Only ASCII digits, at most ``MAX_DIGITS`` of them: ``int`` also reads a sign, spaces,
-    underscores and the digits of other scripts, and refuses a superscript two, which
-    ``str.isdigit`` takes for a digit."""
+    underscores, the digits of other scripts and numbers too large for the database
+    (``str.isdigit`` is no guard: it takes a superscript two, which ``int`` refuses)."""
     value = request.POST.get(name, "")
     if not SMALL_WHOLE_NUMBER.fullmatch(value):
         if name == "version":
