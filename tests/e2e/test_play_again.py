@@ -14,11 +14,13 @@ FIRST_TURN = re.compile(r"Your turn, Alice\.|Alice's turn\.")
 
 
 def requests_of(page: Page) -> list[str]:
-    """The addresses ``page`` asks for from now on, in order."""
+    """The addresses ``page`` loads as a page from now on, in order (not the table's
+    own htmx requests, such as the resync a page makes when it is shown again)."""
     asked: list[str] = []
 
     def note(request: Request) -> None:
-        asked.append(request.url)
+        if request.is_navigation_request():
+            asked.append(request.url)
 
     page.on("request", note)
     return asked
