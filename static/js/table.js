@@ -15,11 +15,18 @@
     following = true;
     window.location.assign(url);
   }
-  document.addEventListener("htmx:beforeOnLoad", function (event) {
+  function redirectOnce(event) {
     var url = event.detail.xhr.getResponseHeader("HX-Redirect");
     if (!url) return;
     event.preventDefault(); // followed here, not by htmx as well
     follow(url);
+  }
+  // Listened for on the element that asked, not on the document: a pushed table may
+  // take that element (the Play again form) off the page before its answer comes, and
+  // htmx's event on an element no longer in the page never reaches the document, so
+  // htmx went to the HX-Redirect itself, a second load.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    event.detail.elt.addEventListener("htmx:beforeOnLoad", redirectOnce, { once: true });
   });
   // a page the browser kept and shows again (back, forward) may follow again
   window.addEventListener("pageshow", function (event) {
