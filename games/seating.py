@@ -44,11 +44,6 @@ def player_tokens(game: Game) -> frozenset[str]:
     return frozenset(seat.player_token for seat in game.seats.all())
 
 
-def controlled_positions(game: Game, viewer: Viewer) -> set[int]:
-    """The seats ``viewer`` may act for."""
-    return {seat.position for seat in game.seats.all() if seat.token in viewer.tokens}
-
-
 def players_of(game: Game, viewer: Viewer) -> set[int]:
     """The players (engine indexes) ``viewer`` may act for."""
     return {

@@ -86,10 +86,6 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return viewer_from_session(request.session)
 
 
-def game_or_404(code: str) -> Game:
-    return services.get_game(code)
-
-
 def int_field(request: HttpRequest, name: str) -> int:
     """A small whole number from the POST (a version, a position), or a clear refusal.
     Only ASCII digits, at most ``MAX_DIGITS`` of them: ``int`` also reads a sign, spaces,
