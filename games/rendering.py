@@ -217,7 +217,11 @@ def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
         return render_to_string("games/lobby.html#lobby", context)
     if lobby_page:
         return _to_the_table(game)
-    return _section(game, _shown(game, viewer), oob=True)
+    key, pushes = _push_key(game, viewer, get_language())
+    html = pushes.get(key)
+    if html is None:
+        html = pushes[key] = _section(game, _shown(game, viewer), oob=True)
+    return html
 
 
 def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
@@ -232,8 +236,7 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
         return None
     if lobby_page:
         return _to_the_table(game)
-    key = (_view_key(game, viewer, language), spectators(game))
-    pushes = game.__dict__.setdefault("_pushes", {})
+    key, pushes = _push_key(game, viewer, language)
     html = pushes.get(key)
     if html is None:
         shown = _LIVE_CACHE.get(key[0])
@@ -242,6 +245,14 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
         with translation.override(language):
             html = pushes[key] = _section(game, shown, oob=True)
     return html
+
+
+def _push_key(game: Game, viewer: Viewer, language: str) -> tuple[tuple, dict[tuple, str]]:
+    """The key of what ``viewer`` is pushed of this read of ``game`` (its view and the
+    spectators' count), and the pushes made of this read so far: every socket that is
+    sent the same table shares one string, however it got there."""
+    key = (_view_key(game, viewer, language), spectators(game))
+    return key, game.__dict__.setdefault("_pushes", {})
 
 
 def spectators(game: Game) -> int:
