@@ -71,11 +71,19 @@ def seen(game: Game, viewer: Viewer) -> Seen:
     quiet = [seat for seat in players_seats(game, viewer) if seat.connections == 0]
     if not quiet:
         return Seen(False, False)
-    # not where a socket has come since the read: its arrival says it is there for good
-    Seat.objects.filter(id__in=[seat.id for seat in quiet], connections=0).update(
-        away_since=timezone.now()
-    )
-    return Seen(True, any(is_away(seat) for seat in quiet))
+    back = any(is_away(seat) for seat in quiet)
+    here_now(quiet)
+    return Seen(True, back)
+
+
+def here_now(seats: list[Seat]) -> None:
+    """The players of ``seats``, with no socket open, are at the table now (their
+    browser asked for it, or moved): away from now only. Not where a socket has come
+    since the seats were read: its arrival says it is there for good."""
+    now = timezone.now()
+    Seat.objects.filter(id__in=[seat.id for seat in seats], connections=0).update(away_since=now)
+    for seat in seats:
+        seat.away_since = now
 
 
 def leave(seats: list[int]) -> None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import presence
 from games import rules as engine
 from games.bidi import isolated_text
 from games.errors import ActionError, NotYourSeat, from_rules
-from games.models import Game, Seat
+from games.models import Game
 from games.rules import Move
 from games.rules.moves import DECLARE, HOLD, ROLL, SCORE
 from games.seating import player_tokens, seat_of
@@ -85,12 +85,6 @@ def _play(
         except engine.RulesError as error:
             raise from_rules(error) from None
         if seat.connections == 0:  # a page without a socket (no JavaScript) that plays
-            _seen_now(seat)  # is at the table: not to be skipped as gone
+            presence.here_now([seat])  # is at the table: not to be skipped as gone
         core.save_state(game, state, new_state, move.kind, seat)
     return game
-
-
-def _seen_now(seat: Seat) -> None:
-    """Count ``seat``'s player away from now only: its browser has just acted."""
-    seat.away_since = timezone.now()
-    Seat.objects.filter(pk=seat.pk).update(away_since=seat.away_since)
