@@ -136,8 +136,10 @@ async def seat_table(
         Browser(servers[n % len(servers)].url, servers[n % len(servers)].ws_url)
         for n in range(seats)
     ]
-    if stack == "bare":
+    if stack in ("bare", "stock"):
         code = f"t{table}"
+        if stack == "stock":  # Django's CSRF check wants the cookie a page sets
+            await asyncio.gather(*(b.get("/healthz") for b in browsers))
         await asyncio.gather(*(b.connect(f"/ws/{code}/") for b in browsers))
         await asyncio.gather(*(b.connected.wait() for b in browsers))
         from games.rules import get_ruleset
@@ -199,7 +201,7 @@ def action(
 ) -> tuple[str, dict[str, str]]:
     """The path and form of ``move`` on a table at ``version`` (the bare stack's move
     only names the version it makes)."""
-    if stack == "bare":
+    if stack in ("bare", "stock"):
         return f"/act/{code}/{version + 1}", {}
     return f"/g/{code}/{move}/", {"version": str(version), **fields}
 

@@ -7,10 +7,14 @@ table of browsers over real HTTP and WebSockets, and counts the instructions the
 server executes while the table plays: the HTTP parsing, the request, the database,
 the renderings, the fan-out and every socket's frames, the event loop's own work. The
 same count for the bare stack (``bench/bare.py``) makes the ratio of the two. The
-count is the same to ~1 % from run to run whatever else the machine does; what it
-cannot see is time the kernel spends (system calls, waking threads).
+stock stack (``bench/stock.py``, ``--stack all``) is the bare stack's move behind
+Django's own ASGI handler and the site's middleware: the least a move through Django
+costs, before the site does any work of its own. The count is the same to ~1 % from
+run to run whatever else the machine does; what it cannot see is time the kernel
+spends (system calls, waking threads).
 
-    .venv/bin/python -m bench.servercost               # ~3 minutes; needs valgrind
+    .venv/bin/python -m bench.servercost               # ~5 minutes; needs valgrind
+    .venv/bin/python -m bench.servercost --stack all   # the stock stack as well
     .venv/bin/python -m bench.servercost --stack project --moves 45
 """
 
@@ -35,7 +39,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=90, help="moves counted, per stack")
     parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--stack", choices=("both", "project", "bare"), default="both")
+    parser.add_argument(
+        "--stack", choices=("both", "all", "project", "stock", "bare"), default="both"
+    )
     return parser.parse_args(argv)
 
 
@@ -45,7 +51,8 @@ async def count(stack: str, moves: int, seats: int, var_dir: str) -> dict:
     if stack == "project":
         server = Server({**env, "YATZY_VAR_DIR": var_dir}, wrapper=wrapper)
     else:
-        server = Server(env, app="bench.bare:application", wrapper=wrapper)
+        settings = {"DJANGO_SETTINGS_MODULE": f"bench.{stack}_settings"}
+        server = Server({**env, **settings}, app=f"bench.{stack}:application", wrapper=wrapper)
     server.start(timeout=STARTUP_TIMEOUT)
     try:
         code, browsers, version, categories = await scenarios.seat_table(
@@ -75,7 +82,9 @@ async def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     if not callgrind.available():
         raise SystemExit("bench.servercost needs valgrind (apt-get install valgrind)")
-    stacks = ("project", "bare") if args.stack == "both" else (args.stack,)
+    stacks = {"both": ("project", "bare"), "all": ("project", "stock", "bare")}.get(
+        args.stack, (args.stack,)
+    )
     figures: dict = {}
     with tempfile.TemporaryDirectory(prefix="yatzy-servercost-") as var_dir:
         scenarios.prepare_site(var_dir)
@@ -83,13 +92,12 @@ async def main(argv: list[str] | None = None) -> dict:
             print(f"counting {stack} ({args.moves} moves under callgrind)...", file=sys.stderr)
             figures[stack] = await count(stack, args.moves, args.seats, var_dir)
             print(f"{stack}: {figures[stack]['instructions_per_move_m']} M instructions a move")
-    if len(figures) == 2:
-        ratio = (
-            figures["project"]["instructions_per_move_m"]
-            / figures["bare"]["instructions_per_move_m"]
-        )
-        figures["ratio"] = round(ratio, 2)
-        print(f"project/bare: {figures['ratio']}")
+    if "bare" in figures:
+        bare = figures["bare"]["instructions_per_move_m"]
+        for stack, key in (("project", "ratio"), ("stock", "stock_ratio")):
+            if stack in figures:
+                figures[key] = round(figures[stack]["instructions_per_move_m"] / bare, 2)
+                print(f"{stack}/bare: {figures[key]}")
     return figures
 
 

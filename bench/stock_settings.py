@@ -1,0 +1,12 @@
+"""Settings of the stock Django stack: the site's middleware and channel layer, no app."""
+
+from __future__ import annotations
+
+from bench.bare_settings import ALLOWED_HOSTS, CHANNEL_LAYERS, SECRET_KEY, USE_TZ  # noqa: F401
+from yatzy_site.settings import BASE_DIR, MIDDLEWARE, STATIC_URL  # noqa: F401
+
+INSTALLED_APPS = ["channels", "django.contrib.staticfiles"]
+ROOT_URLCONF = "bench.stock"
+STATIC_ROOT = BASE_DIR / "static"  # whitenoise wants a directory
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"  # no database
+USE_I18N = True
