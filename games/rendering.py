@@ -16,8 +16,10 @@ the table partial puts the version's forms around them.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -47,6 +49,19 @@ WATCHING_MARK = "<!--watching-->"  # where the spectators' line goes, filled in 
 _FRAGMENT_SIZES = {"scorecard-cell": 8192, "scorecard-sum": 4096, "scorecard-row": 8192}
 _FRAGMENTS: dict[str, Bounded[tuple, SafeString]] = {}
 
+Kept = TypeVar("Kept")
+
+
+def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> Kept:
+    """``cache[key]``, made by ``make`` the first time; made afresh every time when the
+    render caches are off (``YATZY_RENDER_CACHE``)."""
+    if not settings.YATZY_RENDER_CACHE:
+        return make()
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = make()
+    return value
+
 
 def fragment(partial: str, **context: object) -> SafeString:
     """The ``partial`` of ``table.html`` rendered with ``context`` alone (no request, so
@@ -58,10 +73,7 @@ def fragment(partial: str, **context: object) -> SafeString:
     if cache is None:
         cache = _FRAGMENTS[partial] = Bounded(_FRAGMENT_SIZES.get(partial, 1024))
     key = (get_language(), *context.items())
-    html = cache.get(key)
-    if html is None:
-        html = cache[key] = render_to_string(f"{TEMPLATE}#{partial}", context)
-    return html
+    return kept(cache, key, lambda: render_to_string(f"{TEMPLATE}#{partial}", context))
 
 
 class Pieces(NamedTuple):
@@ -121,9 +133,10 @@ def scorecard_html(card: Scorecard) -> SafeString:
 def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:
     """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
     key = (get_language(), card.rows, cells, current)
-    html = _COLUMNS.get(key)
-    if html is None:
-        html = _COLUMNS[key] = tuple(
+    return kept(
+        _COLUMNS,
+        key,
+        lambda: tuple(
             # the cell's fields one by one: a key of plain values, which the garbage
             # collector stops walking (a named tuple it walks for as long as it is kept)
             fragment(
@@ -139,8 +152,8 @@ def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeStri
             if isinstance(cell, Cell)
             else fragment("scorecard-sum", value=cell, current=current)
             for cell, (category, name, _kind) in zip(cells, card.rows, strict=True)
-        )
-    return html
+        ),
+    )
 
 
 def table_page(
@@ -239,7 +252,7 @@ def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> 
     key, pushes = _push_key(game, viewer, language)
     html = pushes.get(key)
     if html is None:
-        shown = _LIVE_CACHE.get(key[0])
+        shown = _LIVE_CACHE.get(key[0]) if settings.YATZY_RENDER_CACHE else None
         if shown is None:
             return None
         with translation.override(language):
@@ -281,15 +294,14 @@ def _shown(game: Game, viewer: Viewer) -> Shown:
     the cost of a move. Spectators come and go without a move: their count is filled
     in per answer and push (``_section``), so that their arrivals do not each cost a
     rendering."""
-    key = _view_key(game, viewer, get_language())
-    shown = _LIVE_CACHE.get(key)
-    if shown is None:
-        view = table_view(game, viewer)
-        parts = pieces(view)
-        context = {"view": view, "pieces": parts, "version": game.version, "spectators": None}
-        shown = Shown(view, parts, render_to_string(f"{TEMPLATE}#table-content", context))
-        _LIVE_CACHE[key] = shown
-    return shown
+    return kept(_LIVE_CACHE, _view_key(game, viewer, get_language()), lambda: _render(game, viewer))
+
+
+def _render(game: Game, viewer: Viewer) -> Shown:
+    view = table_view(game, viewer)
+    parts = pieces(view)
+    context = {"view": view, "pieces": parts, "version": game.version, "spectators": None}
+    return Shown(view, parts, render_to_string(f"{TEMPLATE}#table-content", context))
 
 
 def _section(game: Game, shown: Shown, oob: bool) -> str:

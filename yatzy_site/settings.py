@@ -204,3 +204,8 @@ YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000
 YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
     raise ImproperlyConfigured("YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds.")
+
+# Each process keeps the tables and parts of tables it rendered, for the next browser
+# that sees the same (games/rendering.py). 0 renders every one afresh: slower, and a
+# way to tell a stale rendering from a bug.
+YATZY_RENDER_CACHE = env_bool("YATZY_RENDER_CACHE", True)

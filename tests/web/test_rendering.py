@@ -4,10 +4,9 @@ viewers who see the same, and what they are shown from it."""
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import lru_cache
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone, translation
 
 from games import rendering, rules, scorecard, seating
@@ -45,9 +44,8 @@ def test_a_roll_shows_the_mover_its_options_and_the_watchers_the_same_scorecard(
 
 
 def test_a_scorecard_reused_across_versions_shows_every_new_score(
-    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
+    alice: Client, dice: object
 ) -> None:
-    empty_caches(monkeypatch)
     game = create_game(alice, players="Bob")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     rendering.table_partial(read_game(id=game.id), Viewer(""))
@@ -112,7 +110,7 @@ def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
     ],
 )
 def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
-    alice: Client, dice: object, options: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    alice: Client, dice: object, options: dict[str, str]
 ) -> None:
     """Through whole games (rolls, holds, declarations, scores): every viewer's table
     with the cache filled as play goes on equals the same table rendered with an empty
@@ -126,8 +124,7 @@ def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
             break
         for viewer in (mover, Viewer("")):
             cached = rendering.table_partial(current, viewer)
-            with monkeypatch.context() as patch:
-                empty_caches(patch)
+            with override_settings(YATZY_RENDER_CACHE=False):
                 assert rendering.table_partial(current, viewer) == cached
         _next_move(alice, current, state)
 
@@ -144,16 +141,6 @@ def _next_move(client: Client, game: Game, state: rules.GameState) -> None:
         url = f"/g/{game.code}/score/"
         data.update(category=next(iter(rules.scoring_options(state))), confirm="1")
     assert client.post(url, data, **HTMX).status_code == 200
-
-
-def empty_caches(patch: pytest.MonkeyPatch) -> None:
-    """Fresh, empty caches of tables, their parts and scorecards' columns for this
-    process, until ``patch`` undoes it."""
-    patch.setattr(rendering, "_LIVE_CACHE", Bounded(rendering._LIVE_CACHE.size))
-    patch.setattr(rendering, "_FRAGMENTS", {})
-    patch.setattr(rendering, "_COLUMNS", Bounded(rendering._COLUMNS.size))
-    column = scorecard._column
-    patch.setattr(scorecard, "_column", lru_cache(column.cache_info().maxsize)(column.__wrapped__))
 
 
 def scorecard_html(card: scorecard.Scorecard) -> str:
