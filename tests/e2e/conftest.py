@@ -21,26 +21,14 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from tests.servers import Server, database_url_of_this_run
+from tests.waits import WAIT_S
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
-def seconds_from_environment(variable: str, default: float) -> float:
-    value = os.environ.get(variable, "")
-    if not value:
-        return default
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise ValueError(f"{variable}={value!r} is not a number of seconds") from None
-    if seconds <= 0:
-        raise ValueError(f"{variable}={value!r} must be more than 0 seconds")
-    return seconds
-
-
 # How long any wait for a page (an expectation, a click, a navigation) may take.
-TIMEOUT_MS = seconds_from_environment("YATZY_E2E_TIMEOUT_S", 30) * 1000
+TIMEOUT_MS = WAIT_S * 1000
 expect.set_options(timeout=TIMEOUT_MS)
 
 # Playwright's sync API runs an event loop in the test's thread; the Django calls

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import HttpCommunicator, WebsocketCommunicator
+from channels.testing import HttpCommunicator
 from django.test import Client
 from django.utils import timezone
 
@@ -24,6 +24,7 @@ from games.strategy import tables
 from games.strategy.solver import Variant
 from games.viewer import Viewer
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
+from tests.sockets import Socket
 from tests.web.test_room import bobs_turn, join
 from yatzy_site.asgi import application
 
@@ -514,9 +515,7 @@ async def test_bots_move_by_themselves_a_step_at_a_time_in_a_server(
     game = await sync_to_async(bot_table)(
         "yatzy", ["good", "beginner"], rules.TableOptions(upper_only=True)
     )
-    watcher = WebsocketCommunicator(
-        application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN]
-    )
+    watcher = Socket(application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN])
     await watcher.connect()
 
     deadline = time.monotonic() + 60

@@ -38,7 +38,7 @@ async def test_the_handshake_is_answered_while_the_sync_thread_is_busy(
     monkeypatch.setattr(TableConsumer, "_arrive", busy_arrive)
     ws = socket(game.code, alice)
 
-    connected, _ = await ws.connect(timeout=30)
+    connected, _ = await ws.connect()
     assert connected
     assert await ws.receive_nothing(timeout=0.2)
     thread_free.set()

@@ -8,11 +8,11 @@ import logging
 import pytest
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import broadcast
 from tests.conftest import create_game, version
+from tests.sockets import Socket
 from tests.ws.test_consumer import ORIGIN, next_version, post, settled
 from yatzy_site.asgi import application
 
@@ -42,9 +42,7 @@ async def test_a_push_to_a_socket_closed_meanwhile_is_dropped_quietly(
 ) -> None:
     game = await sync_to_async(create_game)(alice, players="Bob")
     server = ClosingServer()
-    watcher = WebsocketCommunicator(
-        server, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN]
-    )
+    watcher = Socket(server, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN])
     assert (await watcher.connect())[0]
     await next_version(watcher)
     await settled(watcher)
@@ -55,5 +53,5 @@ async def test_a_push_to_a_socket_closed_meanwhile_is_dropped_quietly(
     await asyncio.wait_for(server.refused.wait(), timeout=30)  # the roll's push found it closed
 
     with caplog.at_level(logging.DEBUG):
-        await watcher.disconnect(timeout=30)  # the server's word that it closed: the end
+        await watcher.disconnect()  # the server's word that it closed: the end
     assert [record for record in caplog.records if record.levelno >= logging.ERROR] == []

@@ -15,6 +15,8 @@ from django.utils import timezone
 from games import broadcast, consumers, presence, seating
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
+from tests.sockets import Socket
+from tests.waits import WAIT_S
 from tests.web.test_room import bobs_turn
 from yatzy_site.asgi import application
 
@@ -24,23 +26,21 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 
 def socket(
     code: str, client: Client | None = None, origin=ORIGIN, lobby_page: bool = False
-) -> WebsocketCommunicator:
+) -> Socket:
     """The socket of a table page of ``client``'s (a new page), or of its lobby page."""
     headers = [origin]
     if client is not None and "sessionid" in client.cookies:
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
     path = f"/ws/g/{code}/" if lobby_page else f"/ws/g/{code}/{broadcast.new_page_id()}/"
-    return WebsocketCommunicator(application, path, headers=headers)
+    return Socket(application, path, headers=headers)
 
 
 async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
-    html = await ws.receive_from(timeout=5)
+    html = await ws.receive_from()
     return int(re.search(r'data-version="(\d+)"', html).group(1)), html
 
 
-async def joined(
-    code: str, client: Client | None = None, lobby_page: bool = False
-) -> WebsocketCommunicator:
+async def joined(code: str, client: Client | None = None, lobby_page: bool = False) -> Socket:
     """A socket at the table, past the table it is sent on arrival."""
     ws = socket(code, client, lobby_page=lobby_page)
     await ws.connect()
@@ -155,7 +155,7 @@ async def test_an_unknown_game_is_closed_with_a_clear_code() -> None:
     ws = socket("no-such-game")
     await ws.connect()
 
-    closed = await ws.receive_output(timeout=5)
+    closed = await ws.receive_output(WAIT_S)
 
     assert closed["type"] == "websocket.close"
     assert closed["code"] == 4404
@@ -167,10 +167,10 @@ async def test_an_unknown_game_is_closed_with_a_clear_code() -> None:
 )
 async def test_an_address_no_table_could_have_is_closed_as_an_unknown_game(path: str) -> None:
     # Channels would refuse the group's name, or find no route, and raise.
-    ws = WebsocketCommunicator(application, path, headers=[ORIGIN])
+    ws = Socket(application, path, headers=[ORIGIN])
     await ws.connect()
 
-    closed = await ws.receive_output(timeout=5)
+    closed = await ws.receive_output(WAIT_S)
 
     assert (closed["type"], closed["code"]) == ("websocket.close", 4404)
 
@@ -189,7 +189,7 @@ async def test_the_socket_accepts_no_moves(alice: Client, dice: object) -> None:
     ws = await joined(game.code, alice)
 
     await ws.send_to(text_data='{"action": "roll"}')
-    closed = await ws.receive_output(timeout=5)
+    closed = await ws.receive_output(WAIT_S)
 
     assert closed["code"] == 4400
     assert (await sync_to_async(fresh)(game)).engine_state().roll_number == 0
@@ -340,7 +340,7 @@ async def test_each_page_is_pushed_only_what_it_has_a_place_for(
     on_lobby = socket(game.code, alice, lobby_page=True)
     await on_lobby.connect()
     _, first = await next_version(on_table)
-    arrival = await on_lobby.receive_from(timeout=5)
+    arrival = await on_lobby.receive_from()
     await settled(on_table, on_lobby)
 
     await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))

@@ -11,7 +11,7 @@ import logging
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import HttpCommunicator, WebsocketCommunicator
+from channels.testing import HttpCommunicator
 from django.test import Client
 
 from games import broadcast
@@ -19,6 +19,7 @@ from games.broadcast import presence_notice
 from games.models import Game
 from games.snapshots import SNAPSHOTS, Snapshots
 from tests.conftest import create_game
+from tests.sockets import Socket
 from tests.ws.test_consumer import ORIGIN, joined, next_version, settled, socket
 from yatzy_site.asgi import application
 
@@ -234,7 +235,7 @@ async def test_a_browser_is_pushed_tables_in_its_own_language(
 ) -> None:
     game = await sync_to_async(create_game)(alice, players="Bob")
     other = socket(game.code)  # an English browser renders first, and is cached first
-    watcher = WebsocketCommunicator(
+    watcher = Socket(
         application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=[ORIGIN, header]
     )
     for ws in (other, watcher):

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import broadcast, services
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, play_to_the_end, version
+from tests.sockets import Socket
 from tests.web.test_room import HTMX, bobs_turn, join
 from tests.ws.test_arrivals import counted_in_database
 from tests.ws.test_consumer import ORIGIN, settled
@@ -26,10 +27,10 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 OFFER = "Take <bdi>Bob</bdi>'s seat back"
 
 
-def page_socket(code: str, client: Client) -> WebsocketCommunicator:
+def page_socket(code: str, client: Client) -> Socket:
     """The socket of one of ``client``'s table pages."""
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    return WebsocketCommunicator(
+    return Socket(
         application,
         f"/ws/g/{code}/{broadcast.new_page_id()}/",
         headers=[ORIGIN, (b"cookie", cookie)],
@@ -69,7 +70,7 @@ async def received_until(ws: WebsocketCommunicator, text: str) -> str:
     """What ``ws`` is sent, up to and including the first message with ``text``."""
     got = ""
     while text not in got:
-        got += await ws.receive_from(timeout=5)
+        got += await ws.receive_from()
     return got
 
 
@@ -80,7 +81,7 @@ async def test_a_page_whose_socket_comes_back_is_offered_its_seat_back(
     bobs_page = page_socket(game.code, bob)  # his phone back online: the socket reconnects
 
     await bobs_page.connect()
-    first = await bobs_page.receive_from(timeout=5)
+    first = await bobs_page.receive_from()
 
     assert first.startswith('<div id="handed-over" hx-swap-oob="true">')
     assert "the host let a computer player play for <bdi>Bob</bdi>." in first
@@ -88,7 +89,7 @@ async def test_a_page_whose_socket_comes_back_is_offered_its_seat_back(
     bob_seat = await sync_to_async(Seat.objects.get)(name="Bob")
     assert f'name="seat" value="{bob_seat.position}"' in first  # the button names its seat
     assert 'id="table"' in first
-    assert OFFER not in await hosts_page.receive_from(timeout=5)  # hers is hers
+    assert OFFER not in await hosts_page.receive_from()  # hers is hers
     await hosts_page.disconnect()
     await bobs_page.disconnect()
 
@@ -99,7 +100,7 @@ async def test_a_seat_taken_back_in_one_page_is_the_players_in_the_browsers_othe
     game, hosts_page = await hosts_page_after_handover(alice, bob)
     other_page = page_socket(game.code, bob)  # a second tab Bob opened meanwhile
     await other_page.connect()
-    assert OFFER in await other_page.receive_from(timeout=5)
+    assert OFFER in await other_page.receive_from()
     await settled(hosts_page, other_page)
     assert await counted_in_database(game, 0) == 0  # no spectator: a player's page
     seat = await sync_to_async(Seat.objects.get)(name="Bob")

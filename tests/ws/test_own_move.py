@@ -7,23 +7,23 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import broadcast
 from games.models import Game
 from tests.conftest import create_game, version
+from tests.sockets import Socket
 from tests.ws.test_consumer import ORIGIN, next_version, settled
 from yatzy_site.asgi import application
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 
-async def tab(code: str, client: Client, page: str = "") -> WebsocketCommunicator:
+async def tab(code: str, client: Client, page: str = "") -> Socket:
     """A page's socket at the table (``page``: the id in its address, else a new one),
     past its first table."""
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    ws = WebsocketCommunicator(
+    ws = Socket(
         application,
         f"/ws/g/{code}/{page or broadcast.new_page_id()}/",
         headers=[ORIGIN, (b"cookie", cookie)],
