@@ -40,7 +40,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 messages: $(STAMP)
-	$(PY) manage.py makemessages -l fi --ignore=.venv
+	$(PY) manage.py makemessages --all --ignore=.venv
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:

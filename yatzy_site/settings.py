@@ -69,6 +69,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "games.language.query_language",  # ?lang= over the cookie and Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -144,7 +145,13 @@ if YATZY_PROCESS and not re.fullmatch(r"[A-Za-z0-9_.-]{1,48}", YATZY_PROCESS):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("fi", _("Finnish"))]
+LANGUAGES = [
+    ("en", _("English")),
+    ("fi", _("Finnish")),
+    ("sv", _("Swedish")),
+    ("de", _("German")),
+    ("it", _("Italian")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 USE_TZ = True

@@ -1,24 +1,32 @@
-"""Finnish is complete, compiled, and chosen with the language switcher."""
+"""Every catalogue is complete, compiled and true to its source; the language comes
+from ?lang=, the menu's remembered choice or Accept-Language, in that order."""
 
 from __future__ import annotations
 
 import ast
+import re
+from collections import Counter
 from pathlib import Path
 
+import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from tests.conftest import create_game, unisolated
+from tests.conftest import create_game, play_to_the_end, unisolated
 
-PO = Path(__file__).resolve().parents[2] / "locale" / "fi" / "LC_MESSAGES" / "django.po"
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 SAME_IN_FINNISH = {"Bonus", "Yatzy", "Yahtzee"}
+PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|%[sd]|\{[a-z_]+\}")
 
 
-def po_entries() -> list[dict[str, list[str]]]:
-    """Each entry of the .po file as {field: [strings]} (msgid, msgid_plural, msgstr...)."""
+def po_entries(language: str = "fi") -> list[dict[str, list[str]]]:
+    """Each entry of a .po file as {field: [strings]} (msgid, msgid_plural, msgstr...)."""
+    po = LOCALE / language / "LC_MESSAGES" / "django.po"
     entries, entry, field = [], {}, None
-    for line in [*PO.read_text(encoding="utf-8").splitlines(), ""]:
+    for line in [*po.read_text(encoding="utf-8").splitlines(), ""]:
         if not line.strip():
             if entry:
                 entries.append(entry)
@@ -35,10 +43,16 @@ def po_entries() -> list[dict[str, list[str]]]:
     return [e for e in entries if e.get("msgid") != [""]]
 
 
-def test_every_finnish_string_is_translated_and_none_is_fuzzy() -> None:
-    entries = po_entries()
+def test_every_language_of_the_menu_has_a_catalogue() -> None:
+    assert sorted(TRANSLATED) == sorted(p.name for p in LOCALE.iterdir() if p.is_dir())
+    assert {"fi", "sv", "de", "it"} <= set(TRANSLATED)
 
-    assert len(entries) > 150
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_string_is_translated_and_none_is_fuzzy(language: str) -> None:
+    entries = po_entries(language)
+
+    assert len(entries) == len(po_entries("fi")) > 150  # one source: makemessages --all
     untranslated = [
         e["msgid"][0]
         for e in entries
@@ -48,9 +62,26 @@ def test_every_finnish_string_is_translated_and_none_is_fuzzy() -> None:
     assert [e["msgid"][0] for e in entries if any("fuzzy" in f for f in e.get("flags", []))] == []
 
 
-def test_the_compiled_catalogue_matches_the_po_file() -> None:
-    with translation.override("fi"):
-        for entry in po_entries():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_has_the_placeholders_of_its_source(language: str) -> None:
+    def placeholders(text: str) -> Counter:
+        return Counter(PLACEHOLDER.findall(text))
+
+    wrong = []
+    for entry in po_entries(language):
+        sources = [entry["msgid"][0], *entry.get("msgid_plural", [])]
+        # a plural's forms each say what one of the source's forms says
+        allowed = [placeholders(source) for source in sources]
+        for key, texts in entry.items():
+            if key.startswith("msgstr") and any(placeholders(t) not in allowed for t in texts):
+                wrong.append(entry["msgid"][0])
+    assert wrong == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_matches_the_po_file(language: str) -> None:
+    with translation.override(language):
+        for entry in po_entries(language):
             if "msgid_plural" in entry:
                 continue
             msgid, msgstr = entry["msgid"][0], entry["msgstr"][0]
@@ -111,6 +142,73 @@ def test_a_language_the_site_does_not_speak_is_refused_in_words(alice: Client) -
     asked_by_get = alice.get("/i18n/setlang/?language=en")
 
     assert unknown.status_code == missing.status_code == 400
-    assert "Sivusto on saatavilla vain kielillä English, suomi" in unknown.content.decode()
+    listed = "Sivusto on saatavilla vain kielillä English, suomi, svenska, Deutsch, italiano"
+    assert listed in unknown.content.decode()
     assert asked_by_get.status_code == 405
     assert '<html lang="fi">' in alice.get("/").content.decode()  # still Finnish
+
+
+def html_lang(response) -> str:
+    return re.search(r'<html lang="([^"]+)">', response.content.decode()).group(1)
+
+
+def test_the_address_comes_before_the_remembered_choice_and_the_browsers(
+    client: Client, db: None
+) -> None:
+    german_browser = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9"}
+    assert html_lang(client.get("/", **german_browser)) == "de"
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"  # chosen in the menu once
+    assert html_lang(client.get("/", **german_browser)) == "sv"
+
+    linked = client.get("/history/?lang=it", **german_browser)
+    assert html_lang(linked) == "it" and linked["Content-Language"] == "it"
+    assert html_lang(client.get("/", **german_browser)) == "it"  # remembered from then on
+    assert html_lang(client.get("/?lang=sv-SE", **german_browser)) == "sv"
+
+
+def test_a_language_the_site_does_not_speak_in_the_address_is_passed_over(
+    client: Client, db: None
+) -> None:
+    page = client.get("/?lang=xx", HTTP_ACCEPT_LANGUAGE="de")
+
+    assert page.status_code == 200 and html_lang(page) == "de"
+    assert settings.LANGUAGE_COOKIE_NAME not in page.cookies
+
+
+def test_the_menu_names_every_language_in_its_own_words(client: Client, db: None) -> None:
+    page = client.get("/?lang=de").content.decode()
+
+    menu = page.partition('<select id="language"')[2].partition("</select>")[0]
+    names = re.findall(r'<option value="(\w+)"[^>]*>([^<]+)</option>', menu)
+    assert names == [
+        ("en", "English"),
+        ("fi", "suomi"),
+        ("sv", "svenska"),
+        ("de", "Deutsch"),
+        ("it", "italiano"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "language, date_pattern, decimal",
+    [
+        ("en", r"\d{2}/\d{2}/\d{4} \d{1,2}:\d{2} [ap]\.m\.", "."),
+        ("fi", r"\d{1,2}\.\d{1,2}\.\d{4} \d{1,2}\.\d{2}", ","),
+        ("sv", r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", ","),
+        ("de", r"\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}", ","),
+        ("it", r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}", ","),
+    ],
+)
+def test_the_history_and_review_write_dates_and_numbers_as_their_language_does(
+    alice: Client, dice: object, language: str, date_pattern: str, decimal: str
+) -> None:
+    game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+    alice.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    history = alice.get("/history/").content.decode()
+    review = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert re.search(rf"<td>{date_pattern}</td>", history), history
+    expected = re.findall(r"<td>(\d+[.,]\d)</td>", review)  # the expected finals and luck
+    assert expected and all(decimal in number for number in expected)

@@ -227,7 +227,8 @@ async def test_a_move_reaches_every_page_and_the_watchers_see_the_same_table(
     [
         ((b"cookie", b"django_language=fi"), "Summa"),
         ((b"accept-language", b"fi-FI,fi;q=0.9,en;q=0.5"), "Summa"),
-        ((b"accept-language", b"de-DE"), "Total"),
+        ((b"accept-language", b"de-DE"), "Endsumme"),
+        ((b"accept-language", b"pt-BR"), "Total"),  # not spoken here: English
     ],
 )
 async def test_a_browser_is_pushed_tables_in_its_own_language(

@@ -1,0 +1,119 @@
+"""Every page in every language at a phone's and a desktop's width: nothing wider than
+the window, no button or cell whose words are cut. Screenshots go to var/screenshots/
+(``lang-<language>-<width>-<page>.png``) to be looked at: overlaps hide from checks."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.conf import settings
+from django.db import connections
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from tests.conftest import create_game, play_to_the_end, version
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
+WIDTHS = [375, 1280]
+
+# What does not fit: an element out of the window at either side (but inside a box that
+# scrolls sideways, as a wide scorecard does), or a control or cell whose own content
+# is wider than it (its words cut or spilling over what is next to it). A text field's
+# value scrolls inside it by design (the invite link), so fields are not judged.
+MISFITS = """width => {
+    const misfits = [];
+    const classes = e => typeof e.className === "string" && e.className.trim()
+        ? "." + e.className.trim().split(/\\s+/).join(".") : "";
+    const name = e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + classes(e)
+        + " '" + (e.innerText || e.value || "").trim().slice(0, 40) + "'";
+    const scrolls = e => {
+        for (let p = e.parentElement; p; p = p.parentElement) {
+            const x = getComputedStyle(p).overflowX;
+            if (x === "auto" || x === "scroll") return true;
+        }
+        return false;
+    };
+    const hidden = e => {
+        const s = getComputedStyle(e);
+        return s.visibility === "hidden" || s.clipPath !== "none" || s.clip !== "auto";
+    };
+    for (const e of document.querySelectorAll("body *")) {
+        const box = e.getBoundingClientRect();
+        if (box.width <= 1 || box.height <= 1 || hidden(e)) continue;
+        // (wholly to the left is how a label only screen readers read is put away)
+        const out = (box.left < -1 && box.right > 0) || box.right > width + 1;
+        if (out && !scrolls(e)) misfits.push("out: " + name(e));
+        if (e.matches("button, select, th, td, h1, h2, h3, .verdict, summary")
+            && e.scrollWidth > e.clientWidth + 1) misfits.push("cut: " + name(e));
+    }
+    if (document.documentElement.scrollWidth > width) misfits.push("page wider than the window");
+    return misfits;
+}"""
+
+
+@pytest.fixture
+def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str]]:
+    """Alice's session and her pages: a room waiting for a friend, a coached table at
+    her turn after a roll, a table where she declares her target, a Maxi Yatzy table
+    of five, a finished game and its review.
+
+    Made in a thread of its own: the moves' broadcasts must not meet the event loop
+    Playwright runs in the test's thread."""
+
+    def make() -> tuple[str, dict[str, str]]:
+        alice = Client()
+        try:
+            room = create_game(alice, invites="1")
+            htmx = {"HTTP_HX_REQUEST": "true"}
+            coached = create_game(alice, players="Bob", coach="on")
+            alice.post(f"/g/{coached.code}/roll/", {"version": version(coached)}, **htmx)
+            declaring = create_game(alice, players="Bob", declared_target="on")
+            alice.post(f"/g/{declaring.code}/roll/", {"version": version(declaring)}, **htmx)
+            five = "\n".join(["Bob", "Christina", "Dominique", "Evangeline"])
+            maxi = create_game(alice, ruleset="maxi_yatzy", players=five, forced_order="on")
+            alice.post(f"/g/{maxi.code}/roll/", {"version": version(maxi)}, **htmx)
+            done = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+            pages = {
+                "home": "/",
+                "room": f"/g/{room.code}/lobby/",
+                "table": f"/g/{coached.code}/",
+                "hint": f"/g/{coached.code}/hint/",
+                "target": f"/g/{declaring.code}/",
+                "maxi": f"/g/{maxi.code}/",
+                "finished": f"/g/{done.code}/",
+                "history": "/history/",
+                "review": f"/g/{done.code}/review/",
+                "unknown": "/g/NOSUCHGAME/",
+            }
+            return alice.cookies["sessionid"].value, pages
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(make).result()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_fits_a_phone_and_a_desktop_in_each_language(
+    new_page, site: Server, tables: tuple[str, dict[str, str]], language: str
+) -> None:
+    session, pages = tables
+    misfits = []
+    for width in WIDTHS:
+        page: Page = new_page(width, 900)
+        page.context.add_cookies(
+            [
+                {"name": "sessionid", "value": session, "url": site.url},
+                {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url},
+            ]
+        )
+        for name, path in pages.items():
+            page.goto(site.url + path)
+            expect(page.locator(f'html[lang="{language}"]')).to_be_attached()
+            expect(page.locator("main")).to_be_visible()
+            screenshot(page, f"lang-{language}-{width}-{name}")
+            misfits += [f"{width} px {name}: {m}" for m in page.evaluate(MISFITS, width)]
+    assert not misfits, "\n".join(misfits)
