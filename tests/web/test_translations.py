@@ -4,7 +4,11 @@ from ?lang=, the menu's remembered choice or Accept-Language, in that order."""
 from __future__ import annotations
 
 import ast
+import os
 import re
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -22,9 +26,9 @@ SAME_IN_FINNISH = {"Bonus", "Yatzy", "Yahtzee"}
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|%[sd]|\{[a-z_]+\}")
 
 
-def po_entries(language: str = "fi") -> list[dict[str, list[str]]]:
+def po_entries(language: str = "fi", locale: Path = LOCALE) -> list[dict[str, list[str]]]:
     """Each entry of a .po file as {field: [strings]} (msgid, msgid_plural, msgstr...)."""
-    po = LOCALE / language / "LC_MESSAGES" / "django.po"
+    po = locale / language / "LC_MESSAGES" / "django.po"
     entries, entry, field = [], {}, None
     for line in [*po.read_text(encoding="utf-8").splitlines(), ""]:
         if not line.strip():
@@ -60,6 +64,8 @@ def test_every_string_is_translated_and_none_is_fuzzy(language: str) -> None:
     ]
     assert untranslated == []
     assert [e["msgid"][0] for e in entries if any("fuzzy" in f for f in e.get("flags", []))] == []
+    po = LOCALE / language / "LC_MESSAGES" / "django.po"
+    assert "#, fuzzy" not in po.read_text(encoding="utf-8")  # the header neither
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -212,3 +218,28 @@ def test_the_history_and_review_write_dates_and_numbers_as_their_language_does(
     assert re.search(rf"<td>{date_pattern}</td>", history), history
     expected = re.findall(r"<td>(\d+[.,]\d)</td>", review)  # the expected finals and luck
     assert expected and all(decimal in number for number in expected)
+
+
+def test_the_catalogues_hold_every_string_of_the_source(tmp_path: Path) -> None:
+    """A string added to the code or a template but not to the catalogues (``make
+    messages`` not run) would show in English on every page of every other language."""
+    root = LOCALE.parent
+    copy = tmp_path / "site"
+    for part in ("games", "templates", "yatzy_site", "static", "locale"):
+        shutil.copytree(root / part, copy / part, ignore=shutil.ignore_patterns("*.mo"))
+    shutil.copy(root / "manage.py", copy / "manage.py")
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "fi", "--no-location"],
+        cwd=copy,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "YATZY_VAR_DIR": str(tmp_path / "var")},
+    )
+
+    def msgids(locale: Path) -> set[tuple[str, ...]]:
+        return {(*e.get("msgctxt", []), *e["msgid"]) for e in po_entries("fi", locale)}
+
+    catalogued = msgids(LOCALE)
+    in_the_source = msgids(copy / "locale")
+    assert in_the_source - catalogued == set(), "run make messages and translate these"
+    assert catalogued - in_the_source == set(), "run make messages: these are gone"
