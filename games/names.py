@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import regex
 from django.utils.translation import gettext
 
 from games.bidi import isolated_text
@@ -54,29 +55,12 @@ def name_too_long(name: str) -> str:
 
 def characters(name: str) -> list[str]:
     """``name`` cut into the characters a reader sees in it, each counted as one: Unicode's
-    extended grapheme clusters (UAX #29), as far as names need them. A letter with its
-    combining accents, an Indic conjunct (क्ष), an emoji with its skin tone and variation
-    selector and the emoji joined to it (a family of four), a flag (two regional
-    indicators, or a black flag and its tags) are each one character. Approximated, as
-    unicodedata knows no grapheme properties: what is an emoji (``_pictographic``). Left
-    as code points: Hangul letters that NFC does not compose into a syllable, and the
-    rare marks that come before their letter (Unicode's Prepend); they make a name
-    longer than it shows, never shorter."""
-    shown: list[str] = []
-    for c in name:
-        if shown and _continues(shown[-1], c):
-            shown[-1] += c
-        else:
-            shown.append(c)
-    return shown
-
-
-def _continues(character: str, c: str) -> bool:
-    if _extends(c) or _conjunct(character, c):
-        return True
-    if character[-1] == _ZWJ:
-        return _pictographic(character[0]) and _pictographic(c)
-    return _regional(c) and len(character) == 1 and _regional(character)
+    extended grapheme clusters (UAX #29, as the ``regex`` module's ``\\X`` finds them). A
+    letter with its combining accents, an Indic conjunct (क्ष), a Hangul syllable of its
+    jamo (ᄀᆞ), an emoji with its skin tone and variation selector and the emoji joined to
+    it (a family of four), a flag (two regional indicators, or a black flag and its tags)
+    are each one character."""
+    return _CHARACTER.findall(name)
 
 
 def tidy_name(name: str) -> str:
@@ -136,6 +120,17 @@ _LATIN_LOOKALIKES = str.maketrans(
 )
 
 
+_CHARACTER = regex.compile(r"\X")
+# what belongs to the character before it: a combining mark (a variation selector too), a
+# vowel sign, a joiner, an emoji's skin tone, a tag
+_extends = regex.compile(
+    r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=SpacingMark}\u200d]"
+).match
+# the symbols an emoji is made of (not the regional indicators nor the skin tones, parts of
+# emoji); unassigned code points of the emoji blocks too, to be the emoji of a newer Unicode
+_pictographic = regex.compile(r"\p{Extended_Pictographic}").match
+_alphabetic = regex.compile(r"[\p{L}&&[\p{Latin}\p{Greek}\p{Cyrillic}]]", regex.V1).match
+
 _ZWNJ, _ZWJ = "\u200c", "\u200d"
 _BLACK_FLAG = "\U0001f3f4"
 _CANCEL_TAG = "\U000e007f"
@@ -183,52 +178,6 @@ def _shows_here(c: str, before: list[str], after: str) -> bool:
     return last == base and not base.isspace() and not _alphabetic(base)
 
 
-def _extends(c: str) -> bool:
-    """Whether ``c`` belongs to the character before it: a combining mark (as a variation
-    selector), a joiner, an emoji's skin tone, a tag; the Thai and Lao vowel AM, a letter
-    to Unicode's categories, is a mark to its grapheme clusters."""
-    return (
-        unicodedata.category(c)[0] == "M"
-        or c in "\u0e33\u0eb3"
-        or c in (_ZWNJ, _ZWJ)
-        or 0x1F3FB <= ord(c) <= 0x1F3FF
-        or _tag(c)
-    )
-
-
-def _pictographic(c: str) -> bool:
-    # Unicode's Extended_Pictographic, which unicodedata does not know, nearly: the
-    # symbols, the emoji planes (their unassigned code points too: new emoji), ‼ and ⁉;
-    # not the regional indicators nor the skin tones, which are parts of emoji
-    if _regional(c) or 0x1F3FB <= ord(c) <= 0x1F3FF:
-        return False
-    return unicodedata.category(c) == "So" or 0x1F000 <= ord(c) <= 0x1FFFD or c in "\u203c\u2049"
-
-
-def _conjunct(character: str, c: str) -> bool:
-    """Whether the consonant ``c`` makes one conjunct with the consonant ``character``
-    ends in, joined by its script's virama (क्ष): in the scripts where Unicode 15.1 made
-    a conjunct one character (Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam)."""
-    last = max((at for at, k in enumerate(character) if not _extends(k)), default=0)
-    consonant, joins = character[last], character[last + 1 :]
-    block = ord(c) & ~0x7F
-    return (
-        unicodedata.category(c) == "Lo"
-        and unicodedata.category(consonant) == "Lo"
-        and ord(consonant) & ~0x7F == block
-        and _ZWNJ not in joins  # a non-joiner keeps the virama showing: two characters
-        and any(ord(virama) & ~0x7F == block for virama in joins if virama in _VIRAMAS)
-    )
-
-
-# the viramas that join two consonants into one character (Unicode's InCB=Linker)
-_VIRAMAS = "\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d"
-
-
-def _regional(c: str) -> bool:
-    return 0x1F1E6 <= ord(c) <= 0x1F1FF
-
-
 def _tag(c: str) -> bool:
     return 0xE0020 <= ord(c) <= 0xE007F
 
@@ -239,8 +188,3 @@ def _selector(c: str) -> bool:
 
 def _joined_script(c: str) -> bool:
     return 0x0600 <= ord(c) <= 0x0DFF or 0x1780 <= ord(c) <= 0x18AF
-
-
-def _alphabetic(c: str) -> bool:
-    words = unicodedata.name(c, "").split()
-    return unicodedata.category(c)[0] == "L" and bool({"LATIN", "GREEK", "CYRILLIC"} & set(words))

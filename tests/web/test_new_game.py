@@ -8,7 +8,7 @@ from django.test import Client
 from django.utils import translation
 
 from games.models import Game, Seat
-from games.names import characters, name_key, name_too_long, same_name, seat_name, tidy_name
+from games.names import name_key, name_too_long, same_name, seat_name, tidy_name
 from tests.conftest import create_game, unisolated
 
 
@@ -234,39 +234,6 @@ def test_joiners_and_selectors_that_shape_nothing_go() -> None:
         ("\U0001f468\u200d Bob", "\U0001f468 Bob"),  # a joiner with nothing to join to
     ):
         assert tidy_name(name) == shown, repr(name)
-
-
-FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 7 code points
-
-
-@translation.override("en")  # a page read in Finnish leaves Finnish active
-def test_a_character_as_it_shows_counts_as_one() -> None:
-    for character in (
-        FAMILY,
-        "\U0001f1eb\U0001f1ee",  # the flag of Finland, two regional indicators
-        "\U0001f44d\U0001f3fd",  # a thumbs up with its skin tone
-        "q\u0307",  # a q with a combining dot, which has no character of its own
-        "\u0915\u094d\u0937",  # the Devanagari conjunct kssa, two consonants and a virama
-        "\u2764\ufe0f",  # a heart asked for as an emoji
-        "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f",  # Wales
-        "\U0001f469\U0001f3fb\u200d\u2764\ufe0f\u200d\U0001f48b\u200d\U0001f468\U0001f3fc",
-    ):
-        assert characters(character) == [character], repr(character)
-        assert name_too_long(character * 40) == "", repr(character)
-        assert name_too_long(character * 41).endswith(" has 41."), repr(character)
-
-
-def test_characters_side_by_side_stay_apart() -> None:
-    flags = "\U0001f1eb\U0001f1ee\U0001f1f8\U0001f1ea\U0001f1f3"  # Finland, Sweden, an N
-    assert characters(flags) == ["\U0001f1eb\U0001f1ee", "\U0001f1f8\U0001f1ea", "\U0001f1f3"]
-    assert characters("\U0001f600\U0001f600") == ["\U0001f600", "\U0001f600"]
-    assert characters("Bo b") == ["B", "o", " ", "b"]
-
-
-def test_a_name_is_cut_between_its_characters_never_in_one() -> None:
-    assert seat_name(FAMILY * 41) == FAMILY * 40
-    assert seat_name("\U0001f1eb\U0001f1ee" * 41) == "\U0001f1eb\U0001f1ee" * 40
-    assert seat_name("A" * 39 + FAMILY) == "A" * 39 + FAMILY
 
 
 @translation.override("en")  # a page read in Finnish leaves Finnish active
