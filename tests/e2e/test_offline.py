@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
+from tests.e2e.test_languages import MISFITS
 from tests.servers import Server
 
 OFFLINE = "You are offline; your game continues when you are back."
@@ -48,6 +49,12 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
     assert linked["manifest"]["name"] == "Yatzy with friends"
     assert linked["manifest"]["start_url"] == "/"
     wait_for_worker(page, "en")
+    # what Chromium makes of it: nothing in the manifest it refused, and nothing missing
+    # for an install but a profile of one's own (Playwright's are like incognito windows)
+    chromium = page.context.new_cdp_session(page)
+    assert chromium.send("Page.getAppManifest")["errors"] == []
+    refusals = chromium.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [refusal["errorId"] for refusal in refusals] in ([], ["in-incognito"])
 
     # a table, loaded while the worker runs: a worker that kept pages would keep this one
     page.get_by_label("Your name").fill("Alice")
@@ -94,3 +101,4 @@ def test_the_offline_page_speaks_the_language_the_player_last_chose(new_page, si
         expect(page.get_by_text(offline)).to_be_visible()
         expect(page.locator("html")).to_have_attribute("lang", language)
         screenshot(page, f"offline-{language}-375")
+        assert page.evaluate(MISFITS, 375) == []

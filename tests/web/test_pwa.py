@@ -5,7 +5,9 @@ How the worker behaves with the network cut: tests/e2e/test_offline.py."""
 from __future__ import annotations
 
 import re
+import shutil
 import struct
+from collections.abc import Iterator
 from io import StringIO
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games.management.commands.draw_icons import ICONS
+from games.views.pwa import cache_name
 
 pytestmark = pytest.mark.django_db  # the pages that link the manifest read games
 
@@ -166,3 +169,32 @@ def test_the_png_icons_are_drawn_from_the_svg_icons(tmp_path: Path) -> None:
 
     for name in ICONS:
         assert (tmp_path / name).read_bytes() == (STATIC_IMG / name).read_bytes(), name
+
+
+def worker_cache(client: Client) -> str:
+    script = client.get("/sw.js?language=en").content.decode()
+    return re.search(r'const CACHE = "([^"]+)";', script).group(1)
+
+
+@pytest.fixture
+def new_process() -> Iterator[None]:
+    """What a deploy's new server process computes afresh: the name of the worker's cache,
+    worked out once in a process."""
+    cache_name.cache_clear()
+    yield
+    cache_name.cache_clear()
+
+
+def test_a_deploy_that_changes_what_the_worker_keeps_renames_its_cache(
+    client: Client, settings, tmp_path: Path, new_process: None
+) -> None:
+    before = worker_cache(client)
+    static = tmp_path / "static"
+    shutil.copytree(STATIC_IMG.parent, static)
+    with (static / "css" / "site.css").open("a") as css:
+        css.write(".offline h1 { color: red; }\n")
+
+    settings.STATICFILES_DIRS = [static]
+    cache_name.cache_clear()  # the new deploy's process
+
+    assert worker_cache(client) != before
