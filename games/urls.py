@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, home, room, table
+from games.views import history, home, pwa, room, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -26,4 +26,8 @@ urlpatterns = [
     path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
     path("g/<str:code>/review/", history.review, name="review"),
     path("history/", history.history, name="history"),
+    path("manifest/<str:language>.webmanifest", pwa.manifest, name="manifest"),
+    path("offline/<str:language>/", pwa.offline, name="offline"),
+    # at the root, so that the worker's scope is the whole site
+    path("sw.js", pwa.service_worker, name="service_worker"),
 ]
