@@ -1,25 +1,40 @@
 # The two commands of the README: `make run` and `make test`. Both build the
-# virtualenv they need first. Django 6 wants Python >= 3.12: the newest Python
-# found is used (pyenv's versions included), falling back to python3 (>= 3.11).
+# virtualenv they need first, from the lock (requirements/dev.txt, hashes required),
+# afresh whenever the lock changes, so that it holds what the lock says and nothing
+# else. `make lock` rewrites the lock from pyproject.toml (requirements/lock.py).
+# Django 6 wants Python >= 3.12: the newest Python found is used (pyenv's versions
+# included), falling back to python3 (>= 3.11).
 
 VENV := .venv
 PY := $(VENV)/bin/python
+LOCKED := $(VENV)/.locked
 STAMP := $(VENV)/.installed
+UV_VERSION := 0.13.9
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 PYTHON ?= $(shell for p in python3.13 python3.12 $(wildcard $(HOME)/.pyenv/versions/3.13*/bin/python3) $(wildcard $(HOME)/.pyenv/versions/3.12*/bin/python3) python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
-.PHONY: run test lint bench messages clean
+.PHONY: run test lint bench messages lock clean
+
+define new_venv
+@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed" >&2; exit 1; }
+rm -rf $(VENV)
+$(PYTHON) -m venv $(VENV)
+endef
 
 $(PY):
-	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed" >&2; exit 1; }
-	$(PYTHON) -m venv $(VENV)
+	$(new_venv)
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(LOCKED): requirements/dev.txt
+	$(new_venv)
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	touch $(LOCKED)
+
+# the project itself: its dependencies and build backend come from the lock
+$(STAMP): $(LOCKED) pyproject.toml
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -42,6 +57,12 @@ lint: $(STAMP)
 messages: $(STAMP)
 	$(PY) manage.py makemessages --all --ignore=.venv
 	$(PY) manage.py compilemessages --ignore=.venv
+
+# UPGRADE=1 moves every pin to the newest release the ranges allow; without it, the pins
+# that still fit pyproject.toml stay as they are.
+lock: | $(PY)
+	$(PY) -m pip install --quiet uv==$(UV_VERSION)
+	$(PY) requirements/lock.py $(if $(UPGRADE),--upgrade)
 
 clean:
 	rm -rf $(VENV)
