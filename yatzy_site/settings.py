@@ -94,6 +94,8 @@ TEMPLATES = [
         },
     }
 ]
+if django.VERSION < (6, 0):  # {% partialdef %} in every template, as Django 6 has it
+    TEMPLATES[0]["OPTIONS"]["builtins"] = ["template_partials.templatetags.partials"]
 
 if "DATABASE_URL" in os.environ or PRODUCTION:
     DATABASES = {"default": database_from_url("DATABASE_URL", env_str("DATABASE_URL"))}
