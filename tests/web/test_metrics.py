@@ -7,8 +7,9 @@ from __future__ import annotations
 from ipaddress import ip_network
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse
-from django.test import Client
+from django.test import AsyncClient, Client
 from django.urls import include, path
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -169,3 +170,19 @@ def test_a_view_that_fails_is_counted_as_a_5xx(operator: Client) -> None:
         value(before, "yatzy_http_errors_total", **failed) + 1
     )
     assert requests(after, "fails", "GET", "5xx") == requests(before, "fails", "GET", "5xx") + 1
+
+
+@pytest.mark.django_db
+@pytest.mark.asyncio
+async def test_a_request_through_an_async_chain_is_timed_too(operator: Client, settings) -> None:
+    # the site's chain is synchronous (WhiteNoise's middleware is); alone, the
+    # middleware is async under ASGI, and must count the same
+    settings.MIDDLEWARE = ["yatzy_site.monitoring.timed"]
+    before = await sync_to_async(figures)(operator)
+
+    assert (await AsyncClient().get("/no/such/page/")).status_code == 404
+
+    after = await sync_to_async(figures)(operator)
+    assert requests(after, "unmatched", "GET", "4xx") == (
+        requests(before, "unmatched", "GET", "4xx") + 1
+    )
