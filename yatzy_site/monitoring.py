@@ -85,11 +85,11 @@ def observe(request: HttpRequest, response: HttpResponse, started: float, logged
 
 
 def view_name(request: HttpRequest) -> str:
-    """The name of the view that answered (a URL's name in ``urls.py``), a label of few
-    values whatever the addresses asked for."""
+    """The name of the view that answered (a URL's name in ``urls.py``, else its view's
+    dotted path), a label of few values whatever the addresses asked for."""
     match = request.resolver_match
     if match is not None:
-        return match.view_name or "unnamed"
+        return match.view_name
     return "static" if request.path.startswith(settings.STATIC_URL) else "unmatched"
 
 
