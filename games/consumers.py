@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer
 from django.utils import translation
 
-from games import bots, broadcast, presence, seating
+from games import bots, broadcast, metrics, presence, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
 from games.rendering import cached_live, handed_over_offer, render_live
@@ -42,6 +42,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     page = ""  # the table page's id (none for the lobby page, or if not one the site made)
     lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
     offered: tuple[tuple[int, str], ...] = ()  # the seats this page is offered to take back
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        """The socket's whole life, from its handshake to its end however it ends (a
+        close, a lost connection, an error): counted on /metrics while it lasts."""
+        page = "lobby" if scope["url_route"]["kwargs"].get("page") is None else "table"
+        self.pushed = metrics.PUSHED[page]
+        metrics.SOCKETS_OPEN[page].inc()
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            metrics.SOCKETS_OPEN[page].dec()
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
@@ -81,6 +92,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
             logger.debug("a socket of table %s closed before a message to it was sent", self.code)
+        else:
+            if text_data is not None or bytes_data is not None:
+                self.pushed.inc()
 
     async def disconnect(self, code: int) -> None:
         if self.game_id is None:

@@ -1,4 +1,5 @@
-"""Shared fixtures: seeded dice, and named browsers (alice, bob, a spectator)."""
+"""Shared fixtures: seeded dice, and named browsers (alice, bob, a spectator, the
+operator who reads /metrics)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from ipaddress import ip_network
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,13 @@ def bob(db: None) -> Client:
 
 @pytest.fixture
 def spectator(db: None) -> Client:
+    return Client()
+
+
+@pytest.fixture
+def operator(settings) -> Client:
+    """A browser at the address the settings let read /metrics (the test client's)."""
+    settings.YATZY_METRICS_ALLOW = [ip_network("127.0.0.1")]
     return Client()
 
 

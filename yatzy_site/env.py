@@ -6,6 +6,7 @@ one is missing: a misconfigured server should not start.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from urllib.parse import unquote, urlsplit
 
@@ -57,6 +58,21 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if not items:
         raise ImproperlyConfigured(f"{name} must list at least one value, comma-separated.")
     return items
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses and networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``);
+    none when unset or empty."""
+    networks = []
+    for item in os.environ.get(name, "").split(","):
+        if item.strip():
+            try:
+                networks.append(ipaddress.ip_network(item.strip(), strict=False))
+            except ValueError:
+                raise ImproperlyConfigured(
+                    f"{name} must list IP addresses or networks (10.0.0.0/8), not {item!r}."
+                ) from None
+    return networks
 
 
 def database_from_url(name: str, url: str) -> dict[str, object]:

@@ -22,6 +22,7 @@ from yatzy_site.env import (
     env_bool,
     env_int,
     env_list,
+    env_networks,
     env_str,
     redis_url,
     sqlite_database,
@@ -65,6 +66,7 @@ if django.VERSION < (6, 0):
     INSTALLED_APPS.append("template_partials")  # built into Django from 6.0
 
 MIDDLEWARE = [
+    "yatzy_site.monitoring.timed",  # first: times every request, static files included
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -187,18 +189,38 @@ SESSION_COOKIE_SAMESITE = "Lax"
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probed over plain HTTP inside the network
+    # probed and scraped over plain HTTP inside the network
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# "text": each record's message alone, for a person at a terminal; "json": one JSON
+# object a line (time, level, logger, message, the request and exception if any), for
+# a log collector, with each request's access line written by the site instead of
+# daphne's text one (yatzy_site/logs.py, docs/deploy.md).
+YATZY_LOG_FORMAT = env_str("YATZY_LOG_FORMAT", "text")
+if YATZY_LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured("YATZY_LOG_FORMAT must be 'text' or 'json'.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "yatzy_site.logs.json_lines"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if YATZY_LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # Django's own handlers of these (a console one under DEBUG, runserver's) would
+    # write their records a second time, in another format: everything goes to the root.
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "django.server": {"handlers": [], "level": "INFO", "propagate": True},
+    },
 }
 
 # Computer players move on each server process's event loop ("thread", the name it has
@@ -218,3 +240,12 @@ if YATZY_AWAY_BEFORE_SKIP < 0:
 # that sees the same (games/rendering.py). 0 renders every one afresh: slower, and a
 # way to tell a stale rendering from a bug.
 YATZY_RENDER_CACHE = env_bool("YATZY_RENDER_CACHE", True)
+
+# Who may read /metrics (yatzy_site/monitoring.py): the addresses and networks listed
+# (comma-separated; the address is REMOTE_ADDR, which behind a proxy is daphne's reading
+# of X-Forwarded-For), and whoever sends "Authorization: Bearer <YATZY_METRICS_TOKEN>".
+# Nobody by default: everyone else is answered as at an address the site does not have.
+YATZY_METRICS_ALLOW = env_networks("YATZY_METRICS_ALLOW")
+YATZY_METRICS_TOKEN = env_str("YATZY_METRICS_TOKEN", "")
+if YATZY_METRICS_TOKEN and len(YATZY_METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("YATZY_METRICS_TOKEN must be at least 16 characters long.")

@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from games.views.home import set_language
+from yatzy_site import monitoring
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -16,6 +17,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", monitoring.metrics, name="metrics"),  # to whom the settings name
     path("i18n/setlang/", set_language, name="set_language"),
     path("", include("games.urls")),
 ]

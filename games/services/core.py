@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import broadcast
+from games import broadcast, metrics
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
@@ -38,6 +38,8 @@ TABLE_MOVES = frozenset(
         GameEvent.Kind.TAKEBACK,
     )
 )
+# each move's count on /metrics, counted once it commits
+MOVES_COMMITTED = {kind: metrics.MOVES.labels(kind) for kind in TABLE_MOVES}
 
 
 def get_game(code: str) -> Game:
@@ -145,6 +147,7 @@ def bump(
     if kind in TABLE_MOVES:
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
+        transaction.on_commit(MOVES_COMMITTED[kind].inc)
     game.save(update_fields=["version", *changed])
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version

@@ -52,3 +52,32 @@ def test_the_tables_are_built_before_any_web_process_starts() -> None:
     for service in WEB:
         depends = COMPOSE["services"][service]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
+
+
+PROMETHEUS = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text())
+NGINX = (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def test_prometheus_scrapes_every_web_process_on_its_own_with_the_token() -> None:
+    (job,) = PROMETHEUS["scrape_configs"]
+    targets = {target for group in job["static_configs"] for target in group["targets"]}
+    services = COMPOSE["services"]
+    named = {s for s, spec in services.items() if "YATZY_PROCESS" in spec.get("environment", {})}
+
+    # each process counts for itself: the proxy would answer from any one of them
+    assert targets == {f"{service}:8000" for service in named} == {"web1:8000", "web2:8000"}
+    assert job["metrics_path"] == "/metrics"
+    assert job["authorization"]["credentials_file"] == "/run/secrets/metrics_token"
+    for service in named:
+        environment = services[service]["environment"]
+        # Prometheus asks for the service's name as the host, which Django must serve
+        assert service in environment["ALLOWED_HOSTS"].split(",")
+        assert environment["YATZY_METRICS_TOKEN"] == "${YATZY_METRICS_TOKEN:-}"
+
+
+def test_the_proxy_passes_on_the_address_that_connected_not_the_one_a_client_claims() -> None:
+    # daphne takes the first address of X-Forwarded-For: one a client sent, appended
+    # to, would let it claim an address allowed to read /metrics
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in NGINX
+    assert "$proxy_add_x_forwarded_for" not in NGINX
+    assert "--proxy-headers" in DOCKERFILE

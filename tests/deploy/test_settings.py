@@ -67,6 +67,10 @@ def test_production_refuses_to_start_without(missing: str) -> None:
         ("YATZY_PROCESS", "web 1", "YATZY_PROCESS must be at most 48 letters"),
         ("YATZY_AWAY_BEFORE_SKIP_S", "half a minute", "YATZY_AWAY_BEFORE_SKIP_S must be a whole"),
         ("YATZY_AWAY_BEFORE_SKIP_S", "-1", "YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds"),
+        ("YATZY_METRICS_ALLOW", "10.0.0.300", "YATZY_METRICS_ALLOW must list IP addresses"),
+        ("YATZY_METRICS_ALLOW", "10.0.0.1,prometheus", "not 'prometheus'"),
+        ("YATZY_METRICS_TOKEN", "short", "YATZY_METRICS_TOKEN must be at least 16 characters"),
+        ("YATZY_LOG_FORMAT", "xml", "YATZY_LOG_FORMAT must be 'text' or 'json'"),
     ],
 )
 def test_a_malformed_value_stops_the_start_naming_the_variable(

@@ -14,6 +14,7 @@ and tells those tables' browsers.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -22,6 +23,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import broadcast, presence
 from yatzy_site import serving
+
+logger = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
@@ -38,6 +41,14 @@ class Command(BaseCommand):
             action="store_true",
             help="behind a proxy: take the client's address from X-Forwarded-For (daphne's)",
         )
+
+    def say(self, message: str) -> None:
+        """Tell the operator, in the logs' format: a line of text, or under JSON logs a
+        record like every other line the process writes."""
+        if settings.YATZY_LOG_FORMAT == "json":
+            logger.info(message)
+        else:
+            self.stdout.write(message)
 
     def handle(self, *args, **options) -> None:
         host, port = options["host"], options["port"]
@@ -66,27 +77,31 @@ class Command(BaseCommand):
                 raise CommandError(message) from None
         if presence.counted_here_alone():
             seats, games = presence.forget_all_sockets()
-            self.stdout.write(
+            self.say(
                 f"Forgot the sockets of {seats} seat(s) and the spectators of {games} game(s)"
                 " that an earlier server left counted."
             )
         elif settings.YATZY_PROCESS:
             codes, sockets = presence.forget_process(settings.YATZY_PROCESS)
             broadcast.presence_changed(codes)
-            self.stdout.write(
+            self.say(
                 f"Took off the {sockets} socket(s) at {len(codes)} table(s) that the last"
                 f" process named {settings.YATZY_PROCESS} left counted."
             )
         else:
-            self.stdout.write(
+            self.say(
                 "Several server processes may share this database: the sockets they count"
                 " are kept. Name each process (YATZY_PROCESS) so that it takes off what its"
                 " predecessor left counted."
             )
-        self.stdout.flush()
         endpoint = serving.endpoint(host, port)
         argv = [sys.executable, "-m", "daphne", "-e", endpoint]
+        if settings.YATZY_LOG_FORMAT == "json":
+            # no access log of daphne's, which is text: the site writes each request's,
+            # as JSON (yatzy_site.monitoring); daphne's other records go through LOGGING
+            argv += ["--verbosity", "0"]
         if options["proxy_headers"]:
             argv.append("--proxy-headers")
         argv.append("yatzy_site.asgi:application")
+        self.stdout.flush()
         os.execv(sys.executable, argv)  # what this process opened closes, but the claim
