@@ -13,6 +13,7 @@ which is exactly the sum of what the dice gave above or below expectation.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext
@@ -133,7 +134,7 @@ def _analyse(game: Game, steps: list[Step]) -> Analysis:
         if game.ruleset == "maxi_yatzy":
             return Analysis(unavailable="maxi")
         return Analysis(unavailable="building" if tables.builds_missing() else "not built")
-    first = steps[0].before if steps else game.engine_state()
+    first = steps[0].before if steps else game.started_state()
     cards = [
         Card(index=i, final=0, expected_start=advice.between_turns(first, i, solver))
         for i in range(len(first.scorecards))
@@ -149,7 +150,7 @@ def _analyse(game: Game, steps: list[Step]) -> Analysis:
         if step.after.turn > step.before.turn:  # a turn ended: a point on the curve
             index = step.before.current_index
             cards[index].curve.append(advice.between_turns(step.after, index, solver))
-    final = steps[-1].after if steps else game.engine_state()
+    final = steps[-1].after if steps else game.started_state()
     for card in cards:
         card.final = final.totals(card.index).total
     return Analysis(cards=tuple(cards), decisions=decisions)
@@ -244,7 +245,7 @@ class Chart:
     bottom: int = BOTTOM
 
 
-def chart(analysis: Analysis, names: list[str], rounds: int) -> Chart:
+def chart(analysis: Analysis, names: Sequence[str], rounds: int) -> Chart:
     """Each scorecard's expected final score after every turn, as SVG coordinates."""
     values = [v for card in analysis.cards for v in card.curve]
     low, high = min(values), max(values)

@@ -12,12 +12,12 @@ import copy
 import logging
 import math
 import time
-from types import SimpleNamespace
 
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer
+from django.http import HttpRequest
 from django.utils import translation
 
 from games import bots, broadcast, metrics, presence, seating
@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 class TableConsumer(AsyncWebsocketConsumer):
     seats: list[int]
-    game_id: int | None = None
+    game_id = 0  # the table's game, once this socket has arrived at it (ids start at 1)
     sent_version = -1
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
     page = ""  # the table page's id (none for the lobby page, or if not one the site made)
@@ -97,7 +97,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.pushed.inc()
 
     async def disconnect(self, code: int) -> None:
-        if self.game_id is None:
+        if not self.game_id:
             return
         await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.seats:
@@ -117,7 +117,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         table looks different for it. A browser is never sent an older table, nor
         the table of its own move, which the answer to its request carried."""
         version = event.get("version")
-        if event.get("seats") and not self.lobby_page and self.viewer.tokens:
+        # (a seat changes hands in a move: such a notice has a version)
+        if (
+            event.get("seats")
+            and version is not None
+            and not self.lobby_page
+            and self.viewer.tokens
+        ):
             await self._seats_changed(version)
         if version is not None and version <= self.sent_version:
             return
@@ -242,8 +248,7 @@ def language_of(scope: dict) -> str:
     """The language the browser's pages are in (its language cookie, else what it
     accepts), for the tables pushed to it."""
     headers = dict(scope.get("headers", []))
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies", {}),
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-    )
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    request.META["HTTP_ACCEPT_LANGUAGE"] = headers.get(b"accept-language", b"").decode("latin-1")
     return translation.get_language_from_request(request)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext
@@ -114,8 +115,9 @@ class NewGameForm(forms.Form):
         initial=True,
     )
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         host = seat_name(data["name"])

@@ -8,6 +8,7 @@ left alone: the page comes in the language it would have had."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -57,20 +58,23 @@ def query_language(
     that it costs the request no trip to a thread."""
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
             language = chosen(request)
             response = await get_response(request)
             if language is not None:
                 remember(response, language)
             return response
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            language = chosen(request)
-            response = get_response(request)
-            if language is not None:
-                remember(response, language)
-            return response
+    # not a coroutine function: a plain response comes back
+    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        language = chosen(request)
+        response = sync_get_response(request)
+        if language is not None:
+            remember(response, language)
+        return response
 
     return middleware

@@ -8,6 +8,7 @@ review pages can query and replay games without unpacking every state.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext
@@ -32,7 +33,7 @@ def storable(text: str) -> bool:
     return "\x00" not in text
 
 
-class GameQuerySet(models.QuerySet):
+class GameQuerySet(models.QuerySet["Game"]):
     def with_code(self, code: str) -> GameQuerySet:
         """The game of ``code``, if there is one."""
         return self.filter(code=code) if storable(code) else self.none()
@@ -86,6 +87,14 @@ class Game(models.Model):
             parsed = (self.state, GameState.from_dict(self.state))
             self.__dict__["_parsed_state"] = parsed
         return parsed[1]
+
+    def started_state(self) -> GameState:
+        """The engine's state of a game that has started (is playing or over), which
+        every game out of the lobby has."""
+        state = self.engine_state()
+        if state is None:
+            raise ValueError(f"game {self.code} has not started")
+        return state
 
     def set_engine_state(self, state: GameState) -> None:
         self.state = state.to_dict()
@@ -148,7 +157,7 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return self.name or f"seat {self.position + 1}"
 
-    def save(self, **kwargs: object) -> None:
+    def save(self, **kwargs: Any) -> None:
         self.name_key = name_key(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:

@@ -148,14 +148,16 @@ def forget_process(process: str) -> tuple[list[str], int]:
         tables.setdefault(seat_game or game, []).append(booking)
     for game_id, bookings in sorted(tables.items()):
         with transaction.atomic():
-            game = Game.objects.select_for_update().filter(id=game_id)
-            code = game.values_list("code", flat=True).first()
+            table = Game.objects.select_for_update().filter(id=game_id)
+            code = table.values_list("code", flat=True).first()
+            if code is None:  # the game is gone, and its bookings with it
+                continue
             booked = CountedSockets.objects.filter(id__in=bookings)
             for row in booked.select_for_update().filter(sockets__gt=0).order_by("seat_id"):
                 if row.seat_id is not None:
                     _count_down([row.seat_id], row.sockets)
                 else:
-                    game.update(spectators=Greatest(F("spectators") - row.sockets, 0))
+                    table.update(spectators=Greatest(F("spectators") - row.sockets, 0))
                 codes.add(code)
                 taken += row.sockets
             booked.delete()

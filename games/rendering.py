@@ -171,7 +171,7 @@ def table_page(
     view = table_view(game, viewer)
     confirmed = None
     if confirm:
-        name = gettext(game.engine_state().ruleset.category(confirm).name)
+        name = gettext(game.started_state().ruleset.category(confirm).name)
         joker = view.turn.joker
         confirmed = Confirm(confirm, name, joker.rule.bonus if joker else 0)
     return {

@@ -31,20 +31,18 @@ class Step:
 
 def replay(game: Game) -> list[Step]:
     """Every play event of ``game`` with the states before and after it."""
-    seats = sorted(
-        (seat for seat in game.seats.all() if seat.player_index is not None),
-        key=lambda seat: seat.player_index,
-    )
+    seats = {seat.player_index: seat for seat in game.seats.all() if seat.player_index is not None}
     teams: dict[object, list[int]] = {}
-    for seat in seats:
-        key = ("team", seat.team) if seat.team is not None else ("solo", seat.player_index)
-        teams.setdefault(key, []).append(seat.player_index)
+    for player in sorted(seats):
+        team = seats[player].team
+        key = ("team", team) if team is not None else ("solo", player)
+        teams.setdefault(key, []).append(player)
     # The automatic first rolls are in the log as ordinary rolls.
     options = replace(game.table_options, auto_first_roll=False)
     state = rules.new_game(game.ruleset, list(teams.values()), options)
     steps = []
     for event in game.events.filter(kind__in=PLAY_EVENTS):
-        player = state.current_player
+        player = state.to_move
         after = _apply(state, player, event)
         steps.append(Step(event=event, player=player, before=state, after=after))
         state = after
@@ -58,6 +56,6 @@ def _apply(state: rules.GameState, player: int, event: GameEvent) -> rules.GameS
     move = rules.Move(event.kind, held, data.get("category", ""))
     dice = None
     if event.kind == GameEvent.Kind.ROLL:
-        kept = held if state.roll_number else ()
+        kept = (state.held if held is None else held) if state.roll_number else ()
         dice = rules.ScriptedDice(face for i, face in enumerate(data["dice"]) if i not in kept)
     return rules.apply(state, player, move, dice)

@@ -141,8 +141,8 @@ def _column(
         return Cell(
             points,
             offered.get(category.key),
-            current and turn.target == category.key,
-            current and turn.declaring and points is None,
+            turn is not None and turn.target == category.key,
+            turn is not None and turn.declaring and points is None,
             current,
             bonus if category.key in offered else 0,
         )

@@ -142,7 +142,7 @@ def bot_to_move(game: Game) -> bool:
     """Whether a computer player is to move in ``game`` (its seats at hand)."""
     if game.status != Game.Status.PLAYING or not game.state:
         return False
-    to_move = game.engine_state().current_player
+    to_move = game.started_state().current_player
     return any(
         seat.player_index == to_move and seat.kind == Seat.Kind.BOT for seat in game.seats.all()
     )

@@ -42,7 +42,7 @@ class Winner(NamedTuple):
 
     names: SafeString  # their names as markup ("Alice, Bob and Carol"), each isolated
     total: int
-    count: int  # scorecards in first place: more than one for a tie
+    sharing: int  # scorecards in first place: more than one for a tie
     team: bool  # first place is a team's (its name is its players': "Alice & Carol")
 
 
@@ -114,7 +114,7 @@ class Confirm(NamedTuple):
 def table_view(game: Game, viewer: Viewer) -> Table:
     """Everything the table shows ``viewer`` (but the version and the spectators)."""
     seats = list(game.seats.all())
-    state = game.engine_state()
+    state = game.started_state()
     names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
     controlled = {s.player_index for s in seats if s.token in viewer.tokens}
     to_move = state.current_player
@@ -168,7 +168,7 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
         ranking=ranking,
         scorecard=scorecard(state, names, live, declaring),
-        redirect=table_urls(game.next_game.code)["table"] if game.next_game_id else "",
+        redirect=table_urls(game.next_game.code)["table"] if game.next_game else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
@@ -232,7 +232,8 @@ def presence(seats: tuple[tuple[str, str, bool, bool], ...]) -> Presence:
     several ("15 computer players"): always there, they each took a line between the
     dice and the scorecard, which a phone scrolled past every turn; their names head
     the scorecard's columns. A friend's seat the computer plays for keeps its line."""
-    lines, computers = [], []
+    lines: list[tuple[str, str]] = []
+    computers: list[tuple[str, str]] = []
     friends = any(kind == Seat.Kind.REMOTE or handed for kind, _name, _on, handed in seats)
     for kind, name, connected, handed in seats:
         if kind == Seat.Kind.REMOTE or (kind == Seat.Kind.LOCAL and friends):
@@ -265,7 +266,8 @@ def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -
     """``Game.last_move`` in words ("Bob's turn was skipped: 0 in Ones"), as markup:
     the name in it isolated (``bidi``); empty for none. ``names`` are the seats' names
     by position. The translations' own text is markup, as in a template."""
-    kind, name = move.get("kind"), names.get(move.get("seat"), "")
+    kind, seat = move.get("kind"), move.get("seat")
+    name = names.get(seat, "") if seat is not None else ""
     if not name or kind not in _MOVE_WORDS:
         return SafeString()
     words = _MOVE_WORDS[kind]
@@ -405,7 +407,7 @@ def shared_key(game: Game) -> SharedKey:
     shared = game.__dict__.get("_view_key")
     if shared is None or shared.common[2] != game.version:
         seats = list(game.seats.all())
-        to_move = game.engine_state().current_player
+        to_move = game.started_state().current_player
         skip = seating.skippers(game, seats, to_move)
         shared = game.__dict__["_view_key"] = SharedKey(
             (

@@ -83,7 +83,7 @@ class AlreadyServing(Exception):
         self.address = address
 
 
-_NAME_CLAIMS: list[object] = []  # the connections that hold them, open until exec
+_NAME_CLAIMS: list[psycopg.Connection] = []  # the connections that hold them, open until exec
 
 
 def claim_name(process: str, wait: float = 5.0) -> None:
@@ -141,7 +141,7 @@ def _session_name(process: str) -> str:
     return f"yatzy process {process}"  # within the 63 bytes PostgreSQL keeps (settings)
 
 
-def _name_lock(process: str):
+def _name_lock(process: str) -> psycopg.Connection | None:
     """A new connection to the database holding the lock of the name ``process``, known
     by its session's application_name; or None (and no connection) when another
     session holds it."""
@@ -152,8 +152,8 @@ def _name_lock(process: str):
     holder = psycopg.connect(**params, autocommit=True)
     with holder.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [int.from_bytes(digest, signed=True)])
-        (held,) = cursor.fetchone()
-        if held:
+        row = cursor.fetchone()  # one row: a SELECT of one value
+        if row is not None and row[0]:
             cursor.execute(
                 "SELECT set_config('application_name', %s, false)", [_session_name(process)]
             )

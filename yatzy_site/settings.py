@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 from pathlib import Path
+from typing import Any
 
 import django
 from django.core.exceptions import ImproperlyConfigured
@@ -109,7 +110,7 @@ else:
 
 if "REDIS_URL" in os.environ or PRODUCTION:
     # The sessions' cache (below) must be one that every server process shares.
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url("REDIS_URL", env_str("REDIS_URL")),

@@ -44,5 +44,6 @@ def install() -> None:
         kwargs["parsePOSTFormSubmission"] = False
         init(self, *args, **kwargs)
 
-    leaving_forms_unparsed._leaves_forms_unparsed = True
+    # the mark read above (mypy knows of no attributes set on a function)
+    leaving_forms_unparsed._leaves_forms_unparsed = True  # type: ignore[attr-defined]
     WebRequest.__init__ = leaving_forms_unparsed

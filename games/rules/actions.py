@@ -267,18 +267,17 @@ def _check_turn(state: GameState, player: int) -> None:
 
 def _check_positions(state: GameState, held: Iterable[int]) -> tuple[int, ...]:
     try:
-        positions = tuple(held)
+        positions: tuple[object, ...] = tuple(held)
     except TypeError:
         positions = (None,)
-    if not all(type(p) is int and 0 <= p < state.dice_count for p in positions) or len(
-        set(positions)
-    ) != len(positions):
+    valid = [p for p in positions if type(p) is int and 0 <= p < state.dice_count]
+    if len(valid) != len(positions) or len(set(valid)) != len(valid):
         raise IllegalMove(
             "bad_hold",
             _("Hold dice by their positions, 1 to %(count)s, each at most once."),
             count=state.dice_count,
         )
-    return tuple(sorted(positions))
+    return tuple(sorted(valid))
 
 
 def _check_open(state: GameState, key: str) -> None:
@@ -327,9 +326,9 @@ def _explain_refusal(state: GameState, key: str) -> None:
     _check_open(state, key)
     name = state.ruleset.category
     options = state.options
-    if options.declared_target and state.target is None:
-        raise IllegalMove("target_required", _("Declare your target category first."))
     if options.declared_target:
+        if state.target is None:
+            raise IllegalMove("target_required", _("Declare your target category first."))
         raise IllegalMove(
             "not_target",
             _("Your declared target is %(category)s: the score goes there."),

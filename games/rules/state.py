@@ -116,6 +116,14 @@ class GameState:
         players = self.current_scorecard.players
         return players[self.round % len(players)]
 
+    @property
+    def to_move(self) -> int:
+        """The seat to move in a game that is not over (``current_player``)."""
+        player = self.current_player
+        if player is None:
+            raise ValueError("the game is over: no one is to move")
+        return player
+
     def scorecard_of(self, player: int) -> int:
         for index, card in enumerate(self.scorecards):
             if player in card.players:
@@ -161,7 +169,7 @@ class GameState:
             ((self.totals(i).total, i) for i in range(len(self.scorecards))),
             key=lambda pair: (-pair[0], pair[1]),
         )
-        ranked = []
+        ranked: list[tuple[int, int, int]] = []
         for position, (total, index) in enumerate(totals):
             rank = ranked[-1][0] if ranked and ranked[-1][2] == total else position + 1
             ranked.append((rank, index, total))

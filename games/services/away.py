@@ -5,6 +5,8 @@ host is away too."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -20,6 +22,9 @@ from games.seating import handed_from, hosts_players, is_away, skippers
 from games.services import core
 from games.viewer import Viewer
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
     """The host ends the turn of a player who has gone away: a zero in their
@@ -28,7 +33,7 @@ def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
         game, state, seat = _away_seat_to_move(
             code, viewer, version, _("Only a running game has turns to skip.")
         )
-        new_state = engine.apply(state, state.current_player, Move(SKIP), core.rng)
+        new_state = engine.apply(state, state.to_move, Move(SKIP), core.rng)
         core.save_state(game, state, new_state, GameEvent.Kind.SKIP, seat)
     return game
 
@@ -99,7 +104,7 @@ def take_back(code: str, viewer: Viewer, position: int | None) -> Game:
 
 
 def _away_seat_to_move(
-    code: str, viewer: Viewer, version: int, not_playing: str
+    code: str, viewer: Viewer, version: int, not_playing: StrOrPromise
 ) -> tuple[Game, engine.GameState, Seat]:
     """For the actions on a player who has gone away: the locked game, its state and
     the seat to move, once the seat is known to be away. They are the host's; once the
@@ -114,7 +119,7 @@ def _away_seat_to_move(
         raise NotYourSeat(_("Only the host of this table can do that."))
     if game.status != Game.Status.PLAYING:
         raise ActionError(not_playing, status=409)
-    state = game.engine_state()
+    state = game.started_state()
     seat = next(s for s in seats if s.player_index == state.current_player)
     may_skip = skippers(game, seats, state.current_player)
     if may_skip.host is None:

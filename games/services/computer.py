@@ -17,7 +17,7 @@ from games.services import core
 from games.strategy import bots as strategy
 
 # The computer players' own choices (a Beginner's slips) come from here.
-rng: engine.DiceRandom = secrets.SystemRandom()
+rng: random.Random = secrets.SystemRandom()
 
 
 def bot_move(code: str, version: int, rng_for_bot: random.Random | None = None) -> bool:
@@ -29,8 +29,8 @@ def bot_move(code: str, version: int, rng_for_bot: random.Random | None = None) 
         game = core.locked(code)
         if game.version != version or game.status != Game.Status.PLAYING:
             return False
-        state = game.engine_state()
-        seat = seat_of(game, state.current_player)
+        state = game.started_state()
+        seat = seat_of(game, state.to_move)
         if seat.kind != Seat.Kind.BOT:
             return False
         level = seat.bot_level or "good"
@@ -48,6 +48,6 @@ def bot_move(code: str, version: int, rng_for_bot: random.Random | None = None) 
             move = choice
             if move.kind == ROLL and state.roll_number and set(move.held) != set(state.held):
                 move = Move(HOLD, move.held)
-        new_state = engine.apply(state, seat.player_index, move, core.rng)
+        new_state = engine.apply(state, state.to_move, move, core.rng)
         core.save_state(game, state, new_state, move.kind, seat, played_as=played_as)
     return True

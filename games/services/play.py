@@ -59,16 +59,16 @@ def _play(
         game = core.locked(code, with_seats=True)
         core.check_version(game, version)
         if game.status != Game.Status.PLAYING:
-            message = (
+            not_playing = (
                 _("The game is over.")
                 if game.status == Game.Status.FINISHED
                 else _("The game has not started yet.")
             )
-            raise ActionError(message, code="not_playing", status=409)
-        state = game.engine_state()
+            raise ActionError(not_playing, code="not_playing", status=409)
+        state = game.started_state()
         # The seats, read with the game, serve the turn check, the computer-player
         # check and the table the mover gets back.
-        seat = seat_of(game, state.current_player)
+        seat = seat_of(game, state.to_move)
         if seat.token not in viewer.tokens:
             if not player_tokens(game) & viewer.tokens:
                 # a spectator, who never has a turn to wait for
@@ -81,7 +81,7 @@ def _play(
         if callable(move):
             move = move(state)
         try:
-            new_state = engine.apply(state, seat.player_index, move, core.rng)
+            new_state = engine.apply(state, state.to_move, move, core.rng)
         except engine.RulesError as error:
             raise from_rules(error) from None
         if seat.connections == 0:  # a page without a socket (no JavaScript) that plays

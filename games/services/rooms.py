@@ -149,7 +149,7 @@ def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
                 _("You host this table: your last seat at it stays."), code="host_seat"
             )
         seat.delete()
-        removed = {"position": position}
+        removed: dict[str, int | str] = {"position": position}
         if seat.browser_id:  # a friend's: their lobby page tells them (lobby_context)
             removed["browser"] = seat.browser_id
         core.bump(game, GameEvent.Kind.REMOVE, None, removed)

@@ -99,10 +99,13 @@ def _perfect(state: rules.GameState) -> Move | None:
     solver = advice.solver_for(state)
     if solver is None:
         return None
-    best = advice.advise(state, solver).best
+    advised = advice.advise(state, solver)
+    if advised is None:  # none before the first roll: ``choose_move`` does not ask then
+        return None
+    best = advised.best
     if best.category is not None:
         return Move("score", category=best.category)
-    return Move("roll", held=best.hold)
+    return Move("roll", held=best.hold or ())
 
 
 # -- Good ----------------------------------------------------------------------------------
@@ -176,7 +179,7 @@ def _good(state: rules.GameState) -> Move:
     space = dice_space(state.dice_count)
     legal = rules.scoring_options(state)
     now = _worth_now(state, table, legal)
-    best_category = max(now, key=now.get)
+    best_category = max(now, key=lambda key: now[key])
     rolls_left = rules.MAX_ROLLS - state.roll_number
     if not rolls_left:
         return Move("score", category=best_category)
@@ -253,6 +256,6 @@ def _beginner(state: rules.GameState, rng: random.Random) -> Move:
 def play(state: rules.GameState, levels: dict[int, str], rng: random.Random) -> rules.GameState:
     """Play ``state`` to the end with a bot of ``levels[player]`` in every seat."""
     while not state.is_finished:
-        player = state.current_player
+        player = state.to_move
         state = rules.apply(state, player, choose_move(state, levels[player], rng), rng)
     return state

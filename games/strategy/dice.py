@@ -116,7 +116,7 @@ def _of_size(space: DiceSpace, size: int) -> np.ndarray:
 
 def sub_multisets(dice: Multiset) -> list[Multiset]:
     """Every keep inside ``dice``, smallest first."""
-    keeps = {()}
+    keeps: set[Multiset] = {()}
     for face in dice:
         keeps |= {tuple(sorted((*keep, face))) for keep in keeps}
     return sorted(keeps, key=lambda keep: (len(keep), keep))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -18,9 +19,19 @@ from games.models import Game
 from games.rendering import render_table, table_page, table_partial
 from games.viewer import Viewer, remember_seats, viewer_from_session
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 # A version or a position: far below a billion, and below the database's integers
 MAX_DIGITS = 9
 SMALL_WHOLE_NUMBER = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the views see it: ``HtmxMiddleware`` has read htmx's headers into
+    ``request.htmx`` (for the type checker; the request is Django's own)."""
+
+    htmx: HtmxDetails
 
 
 class BadForm(ActionError):
@@ -78,7 +89,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return _refused(request, 404, NOTHING_HERE)
 
 
-def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
+def _refused(request: HttpRequest, status: int, message: StrOrPromise) -> HttpResponse:
     return error_page(request, ActionError(message, status=status))
 
 
@@ -112,7 +123,7 @@ def viewer_at(request: HttpRequest, game: Game) -> Viewer:
 
 
 def table_response(
-    request: HttpRequest, game: Game, viewer: Viewer, status: int = 200, **extra
+    request: HtmxHttpRequest, game: Game, viewer: Viewer, status: int = 200, **extra
 ) -> HttpResponse:
     """The table for ``viewer``: the partial for htmx, the whole page otherwise. A game
     still in its lobby has no table yet: a move there (a forged or very old page) is

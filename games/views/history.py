@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -27,7 +29,7 @@ from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
-from games.views.access import error_page, require_GET, viewer_of
+from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_of
 
 PAGE_SIZE = 20
 
@@ -102,7 +104,7 @@ def in_progress(viewer: Viewer) -> list[dict]:
 
 
 def _summary(game: Game, as_good: dict[tuple[int, int], str]) -> dict:
-    state = game.engine_state()
+    state = game.started_state()
     names = _names(game, {pos: how for (id_, pos), how in as_good.items() if id_ == game.id})
     columns = column_heads(state, names)
     ranking = state.ranking()
@@ -119,14 +121,14 @@ def _summary(game: Game, as_good: dict[tuple[int, int], str]) -> dict:
 
 
 @require_GET
-def review(request: HttpRequest, code: str) -> HttpResponse:
+def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
     except ActionError as error:
         return error_page(request, error)
     if game.status != Game.Status.FINISHED:
-        error = ActionError(gettext("The review opens when the game is over."), status=409)
-        return error_page(request, error, back=reverse("table", args=[code]))
+        not_over = ActionError(gettext("The review opens when the game is over."), status=409)
+        return error_page(request, not_over, back=reverse("table", args=[code]))
     steps = replay(game)
     turns_as_good = _turns_as_good(steps)
     # the summaries name a Perfect player that played as Good so; its steps keep its
@@ -137,11 +139,11 @@ def review(request: HttpRequest, code: str) -> HttpResponse:
         step = min(max(int(request.GET.get("step", len(steps))), 0), len(steps))
     except ValueError:
         step = len(steps)
-    state = steps[step - 1].after if step else (steps[0].before if steps else game.engine_state())
+    state = steps[step - 1].after if step else (steps[0].before if steps else game.started_state())
     analysis = analyse(game, steps)
     turns = _turns(steps, names, analysis)
     heads = column_heads(state, summary_names)
-    final = game.engine_state()
+    final = game.started_state()
     final_heads = column_heads(final, summary_names)
     context = {
         "game": game,
@@ -201,7 +203,8 @@ def _played_as_good(games) -> dict[tuple[int, int], str]:
             "all" if row["turns_as_good"] == row["turns"] else "partly"
         )
         for row in rows
-        if row["moves_as_good"]
+        # (no position is None: the query leaves those out; said again for mypy)
+        if row["moves_as_good"] and row["seat_position"] is not None
     }
 
 
@@ -330,7 +333,7 @@ _UNAVAILABLE = {
 }
 
 
-def _analysis_context(game: Game, analysis, columns: list[str], rounds: int) -> dict:
+def _analysis_context(game: Game, analysis, columns: Sequence[str], rounds: int) -> dict:
     if analysis.unavailable == "not built":
         # nothing is building them: "reload in a minute" would never come true
         text = gettext(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import segno
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +17,7 @@ from games.models import Game, storable
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.viewer import remember_seats
 from games.views.access import (
+    HtmxHttpRequest,
     allow,
     error_page,
     int_field,
@@ -27,7 +28,7 @@ from games.views.access import (
 )
 
 
-def _htmx_redirect(request: HttpRequest, url: str) -> HttpResponse:
+def _htmx_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = url
@@ -36,7 +37,7 @@ def _htmx_redirect(request: HttpRequest, url: str) -> HttpResponse:
 
 
 @require_GET
-def lobby(request: HttpRequest, code: str) -> HttpResponse:
+def lobby(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
     except ActionError as error:
@@ -48,7 +49,7 @@ def lobby(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @allow("GET", "HEAD", "POST")
-def join(request: HttpRequest, code: str) -> HttpResponse:
+def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
     except ActionError as error:
@@ -77,7 +78,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
+def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session."""
     seated = Game.objects.with_code(code).filter(seats__token=token)
     game = seated.first() if storable(token) else None
@@ -94,7 +95,7 @@ def rejoin(request: HttpRequest, code: str, token: str) -> HttpResponse:
 
 
 @require_POST
-def start(request: HttpRequest, code: str) -> HttpResponse:
+def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.start(code, viewer_of(request), int_field(request, "version"))
     except ActionError as error:
@@ -103,7 +104,7 @@ def start(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def leave(request: HttpRequest, code: str) -> HttpResponse:
+def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.leave(code, viewer_of(request))
     except ActionError as error:
@@ -112,7 +113,7 @@ def leave(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def remove_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
+def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
     try:
         services.remove_seat(code, viewer_of(request), int_field(request, "version"), position)
     except ActionError as error:
@@ -121,7 +122,7 @@ def remove_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
 
 
 @require_POST
-def skip_turn(request: HttpRequest, code: str) -> HttpResponse:
+def skip_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.skip_turn(code, viewer_of(request), int_field(request, "version"))
     except ActionError as error:
@@ -130,7 +131,7 @@ def skip_turn(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
+def hand_to_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.hand_to_bot(
             code,
@@ -144,7 +145,7 @@ def hand_to_bot(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def take_back(request: HttpRequest, code: str) -> HttpResponse:
+def take_back(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         seat = int_field(request, "seat") if request.POST.get("seat") else None
         services.take_back(code, viewer_of(request), seat)
@@ -154,7 +155,7 @@ def take_back(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
+def invite_qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.get_game(code)
     except ActionError as error:
@@ -167,7 +168,7 @@ def invite_qr(request: HttpRequest, code: str) -> HttpResponse:
     return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
 
 
-def _table_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:
+def _table_with(request: HtmxHttpRequest, code: str, error: ActionError) -> HttpResponse:
     """The table with the refusal on it (or the error page if there is no table)."""
     try:
         game = services.get_game(code)
@@ -178,7 +179,7 @@ def _table_with(request: HttpRequest, code: str, error: ActionError) -> HttpResp
     )
 
 
-def _lobby_with(request: HttpRequest, code: str, error: ActionError) -> HttpResponse:
+def _lobby_with(request: HtmxHttpRequest, code: str, error: ActionError) -> HttpResponse:
     """The lobby with the refusal on it; the table, if the game has started meanwhile
     (a second click on Start, another tab): there is no lobby to show any more."""
     try:

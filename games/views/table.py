@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +16,7 @@ from games.models import Game
 from games.viewer import Viewer
 from games.views.access import (
     BadForm,
+    HtmxHttpRequest,
     error_page,
     int_field,
     require_GET,
@@ -27,7 +28,7 @@ from games.views.access import (
 
 
 @require_GET
-def table(request: HttpRequest, code: str) -> HttpResponse:
+def table(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
     except ActionError as error:
@@ -45,27 +46,26 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-def hint(request: HttpRequest, code: str) -> HttpResponse:
+def hint(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The coach's advice for the player to move, shown only to them."""
     try:
         game = services.get_game(code)
     except ActionError as error:
         return error_page(request, error)
     viewer = viewer_at(request, game)
-    state = game.engine_state()
     refusal = None
     if not game.coach:
         refusal = _("This table plays without the coach.")
     elif game.status != Game.Status.PLAYING:
         refusal = _("The coach advises during the game.")
-    elif state.current_player not in seating.players_of(game, viewer):
+    elif game.started_state().to_move not in seating.players_of(game, viewer):
         refusal = _("The coach only advises the player whose turn it is.")
     if refusal:
         return table_response(request, game, viewer, status=409, message=refusal)
-    return table_response(request, game, viewer, hint=coach.hint(state))
+    return table_response(request, game, viewer, hint=coach.hint(game.started_state()))
 
 
-def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -> HttpResponse:
+def _move(request: HtmxHttpRequest, code: str, act: Callable[[Viewer, int], Game]) -> HttpResponse:
     """Run one move for the viewer; answer with the table, or the refusal on the table.
 
     The move reads the game once, locked, in its transaction: nothing is read
@@ -100,12 +100,12 @@ def _move(request: HttpRequest, code: str, act: Callable[[Viewer, int], Game]) -
 
 
 @require_POST
-def roll(request: HttpRequest, code: str) -> HttpResponse:
+def roll(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _move(request, code, lambda viewer, version: services.roll(code, viewer, version))
 
 
 @require_POST
-def hold(request: HttpRequest, code: str) -> HttpResponse:
+def hold(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def act(viewer: Viewer, version: int) -> Game:
         return services.toggle_die(code, viewer, version, int_field(request, "die"))
 
@@ -113,7 +113,7 @@ def hold(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def declare(request: HttpRequest, code: str) -> HttpResponse:
+def declare(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def act(viewer: Viewer, version: int) -> Game:
         return services.declare(code, viewer, version, _category(request))
 
@@ -121,7 +121,7 @@ def declare(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def score(request: HttpRequest, code: str) -> HttpResponse:
+def score(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Score a category; a zero waits for the player to confirm it."""
     if request.POST.get("confirm") != "1":
         try:
@@ -130,12 +130,12 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
             return error_page(request, error)
         category = request.POST.get("category", "")
         state = game.engine_state()
-        needs_confirmation = (
+        # a zero on the table as it is: the player confirms it first
+        if (
             state is not None
             and rules.scoring_options(state).get(category) == 0
             and request.POST.get("version") == str(game.version)
-        )
-        if needs_confirmation:
+        ):
             viewer = viewer_at(request, game)
             if state.current_player in seating.players_of(game, viewer):
                 return table_response(request, game, viewer, confirm=category)
@@ -147,7 +147,7 @@ def score(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-def play_again(request: HttpRequest, code: str) -> HttpResponse:
+def play_again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
         following = services.play_again(code, viewer_at(request, game))
@@ -160,7 +160,7 @@ def play_again(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("table", following.code)
 
 
-def _category(request: HttpRequest) -> str:
+def _category(request: HtmxHttpRequest) -> str:
     category = request.POST.get("category", "")
     if not category:
         raise BadForm(_("Choose a category first."))
