@@ -18,6 +18,7 @@ import ipaddress
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -42,19 +43,22 @@ def timed(get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpRes
     logged = settings.YATZY_LOG_FORMAT == "json"
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
             started = time.perf_counter()
             response = await get_response(request)
             observe(request, response, started, logged)
             return response
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            started = time.perf_counter()
-            response = get_response(request)
-            observe(request, response, started, logged)
-            return response
+    # not a coroutine function: a plain response comes back
+    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        response = sync_get_response(request)
+        observe(request, response, started, logged)
+        return response
 
     return middleware
 

@@ -83,22 +83,23 @@ ROOT_URLCONF = "yatzy_site.urls"
 CSRF_FAILURE_VIEW = "games.views.access.csrf_failure"  # says so, in the page's language
 ASGI_APPLICATION = "yatzy_site.asgi.application"
 
+template_options = {
+    "context_processors": [
+        "django.template.context_processors.request",
+        "django.template.context_processors.i18n",
+        "games.context_processors.language_next",
+    ],
+}
+if django.VERSION < (6, 0):  # {% partialdef %} in every template, as Django 6 has it
+    template_options["builtins"] = ["template_partials.templatetags.partials"]
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
-        "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.template.context_processors.i18n",
-                "games.context_processors.language_next",
-            ],
-        },
+        "OPTIONS": template_options,
     }
 ]
-if django.VERSION < (6, 0):  # {% partialdef %} in every template, as Django 6 has it
-    TEMPLATES[0]["OPTIONS"]["builtins"] = ["template_partials.templatetags.partials"]
 
 if "DATABASE_URL" in os.environ or PRODUCTION:
     DATABASES = {"default": database_from_url("DATABASE_URL", env_str("DATABASE_URL"))}

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from prometheus_client import Counter
 
 from games import broadcast, metrics
 from games import rules as engine
@@ -39,7 +40,7 @@ TABLE_MOVES = frozenset(
     )
 )
 # each move's count on /metrics, counted once it commits
-MOVES_COMMITTED = {kind: metrics.MOVES.labels(kind) for kind in TABLE_MOVES}
+MOVES_COMMITTED: dict[str, Counter] = {kind: metrics.MOVES.labels(kind) for kind in TABLE_MOVES}
 
 
 def get_game(code: str) -> Game:
