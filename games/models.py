@@ -61,6 +61,11 @@ class Game(models.Model):
     # the table's last move, as its event logged it with the seat that made it: what
     # the table says happened ("Bob's turn was skipped: 0 in Ones"), and announces
     last_move = models.JSONField(default=dict, blank=True)
+    # Committed dice (``rules.fairness``): the secret seed every die of the game is
+    # drawn from, shown only once the game is over, and its SHA-256, shown from the
+    # start. Empty in games made before dice were committed (and with scripted dice).
+    dice_seed = models.CharField(max_length=64, blank=True, editable=False)
+    dice_commitment = models.CharField(max_length=64, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -72,6 +77,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ruleset} {self.code}"
+
+    @property
+    def revealed_seed(self) -> str:
+        """The dice seed, once the game is over; "" before (and in games without)."""
+        return self.dice_seed if self.status == self.Status.FINISHED else ""
 
     @property
     def table_options(self) -> TableOptions:

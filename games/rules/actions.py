@@ -87,7 +87,8 @@ def roll(
             "all_held",
             _("All dice are held: release a die to roll it again, or score."),
         )
-    fresh = iter(roll_dice(rng, state.dice_count - len(positions)))
+    rolled = [index for index in range(state.dice_count) if index not in positions]
+    fresh = iter(roll_dice(rng, state.turn, state.roll_number + 1, rolled))
     dice = tuple(
         value if index in positions else next(fresh) for index, value in enumerate(state.dice)
     )
@@ -255,7 +256,8 @@ def _begin_turn(state: GameState, rng: DiceRandom | None) -> GameState:
 
 
 def _first_roll(state: GameState, rng: DiceRandom) -> GameState:
-    return state.evolve(dice=roll_dice(rng, state.dice_count), held=(), roll_number=1)
+    dice = roll_dice(rng, state.turn, 1, range(state.dice_count))
+    return state.evolve(dice=dice, held=(), roll_number=1)
 
 
 def _check_turn(state: GameState, player: int) -> None:

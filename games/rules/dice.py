@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .errors import InvalidDice
 
@@ -36,8 +36,26 @@ def face_counts(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def roll_dice(rng: DiceRandom, count: int) -> tuple[int, ...]:
-    return tuple(rng.randint(1, 6) for _ in range(count))
+@runtime_checkable
+class KeyedDice(Protocol):
+    """Dice whose every face is fixed by where it is rolled: the game's turn (turns
+    completed before it), the roll of the turn (1-3) and the die's position on the
+    table (0-based; a held die keeps its position). ``games.rules.fairness``."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+    def face(self, turn: int, roll_number: int, position: int) -> int: ...
+
+
+def roll_dice(
+    rng: DiceRandom, turn: int, roll_number: int, positions: Sequence[int]
+) -> tuple[int, ...]:
+    """Fresh faces for the dice at ``positions`` of roll ``roll_number`` of ``turn``:
+    asked of ``rng`` by position where it keys its dice so (``KeyedDice``), else drawn
+    from it in position order."""
+    if isinstance(rng, KeyedDice):
+        return tuple(rng.face(turn, roll_number, position) for position in positions)
+    return tuple(rng.randint(1, 6) for _ in positions)
 
 
 class ScriptedDice:

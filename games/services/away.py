@@ -33,7 +33,7 @@ def skip_turn(code: str, viewer: Viewer, version: int) -> Game:
         game, state, seat = _away_seat_to_move(
             code, viewer, version, _("Only a running game has turns to skip.")
         )
-        new_state = engine.apply(state, state.to_move, Move(SKIP), core.rng)
+        new_state = engine.apply(state, state.to_move, Move(SKIP), core.dice_of(game))
         core.save_state(game, state, new_state, GameEvent.Kind.SKIP, seat)
     return game
 

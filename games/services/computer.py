@@ -48,6 +48,6 @@ def bot_move(code: str, version: int, rng_for_bot: random.Random | None = None) 
             move = choice
             if move.kind == ROLL and state.roll_number and set(move.held) != set(state.held):
                 move = Move(HOLD, move.held)
-        new_state = engine.apply(state, state.to_move, move, core.rng)
+        new_state = engine.apply(state, state.to_move, move, core.dice_of(game))
         core.save_state(game, state, new_state, move.kind, seat, played_as=played_as)
     return True

@@ -20,10 +20,34 @@ from games import broadcast, metrics
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
+from games.rules import fairness
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
-# The dice of every game come from here; tests replace it with a seeded generator.
-rng: engine.DiceRandom = secrets.SystemRandom()
+# Every game draws its dice from its own secret seed (``committed_dice``). Tests that
+# script the dice set a generator here instead: games then play with it, and those
+# made meanwhile draw no seed (they would not match it).
+rng: engine.DiceRandom | None = None
+# the dice of games made before dice were committed
+_uncommitted = secrets.SystemRandom()
+
+
+def committed_dice() -> dict[str, str]:
+    """The dice fields of a new game: a fresh secret seed and its fingerprint (none
+    while tests script the dice)."""
+    if rng is not None:
+        return {}
+    seed = fairness.new_seed()
+    return {"dice_seed": seed, "dice_commitment": fairness.commitment(seed)}
+
+
+def dice_of(game: Game) -> engine.DiceRandom:
+    """Where the dice of ``game`` come from: its seed (``rules.fairness``)."""
+    if rng is not None:
+        return rng
+    if game.dice_seed:
+        return fairness.CommittedDice(game.dice_seed)
+    return _uncommitted
+
 
 Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did
 

@@ -81,7 +81,7 @@ def _play(
         if callable(move):
             move = move(state)
         try:
-            new_state = engine.apply(state, state.to_move, move, core.rng)
+            new_state = engine.apply(state, state.to_move, move, core.dice_of(game))
         except engine.RulesError as error:
             raise from_rules(error) from None
         if seat.connections == 0:  # a page without a socket (no JavaScript) that plays

@@ -61,6 +61,7 @@ def create_game(
             public=public,
             coach=coach,
             host_browser=viewer.browser_id,
+            **core.committed_dice(),
         )
         now = timezone.now()
         for position, spec in enumerate(seats):
@@ -218,6 +219,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
             public=game.public,
             coach=game.coach,
             host_browser=game.host_browser,
+            **core.committed_dice(),
         )
         now = timezone.now()
         for seat in game.seats.all():
@@ -305,7 +307,9 @@ def _start(game: Game) -> None:
         key = ("team", seat.team) if seat.team is not None else ("solo", index)
         teams.setdefault(key, []).append(index)
     try:
-        state = engine.new_game(game.ruleset, list(teams.values()), game.table_options, core.rng)
+        state = engine.new_game(
+            game.ruleset, list(teams.values()), game.table_options, core.dice_of(game)
+        )
     except engine.RulesError as error:
         raise from_rules(error) from None
     game.status = Game.Status.PLAYING
