@@ -101,6 +101,8 @@ class Table(NamedTuple):
     last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
     turn_passed: bool  # and it passed the turn on
     perfect_as_good: str  # that its Perfect computer players play as Good, translated
+    dice_commitment: str  # the dice fingerprint ("" in games without committed dice)
+    dice_seed: str  # the seed it commits to, once the game is over (else "")
 
 
 class Confirm(NamedTuple):
@@ -172,6 +174,8 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
+        dice_commitment=game.dice_commitment,
+        dice_seed=game.revealed_seed,
     )
 
 

@@ -25,6 +25,7 @@ urlpatterns = [
     path("g/<str:code>/hint/", table.hint, name="hint"),
     path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
     path("g/<str:code>/review/", history.review, name="review"),
+    path("g/<str:code>/dice.json", history.dice, name="dice_export"),
     path("history/", history.history, name="history"),
     path("manifest/<str:language>.webmanifest", pwa.manifest, name="manifest"),
     path("offline/<str:language>/", pwa.offline, name="offline"),

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games import services
 from games.analysis import analyse, chart
 from games.bidi import isolated
+from games.dice_export import dice_export
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
@@ -171,6 +172,19 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     template = "games/review.html#stepper" if stepping else "games/review.html"
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def dice(request: HttpRequest, code: str) -> HttpResponse:
+    """A finished game's committed dice as JSON, for the review's check and for anyone
+    to check on their own (``rules.fairness.verify``); a refusal as JSON too."""
+    try:
+        exported = dice_export(services.get_game(code))
+    except ActionError as error:
+        return JsonResponse({"error": str(error.message)}, status=error.status)
+    response = JsonResponse(exported)
+    response["Content-Disposition"] = f'inline; filename="yatzy-dice-{exported["game"]}.json"'
     return response
 
 
