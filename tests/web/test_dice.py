@@ -194,3 +194,16 @@ def test_verify_dice_says_why_it_cannot_check(alice: Client) -> None:
         call_command("verify_dice", game.code)
     with pytest.raises(CommandError, match="There is no game at this address"):
         call_command("verify_dice", "nosuchgame")
+
+
+def test_the_next_game_at_the_table_commits_to_a_seed_of_its_own(alice: Client) -> None:
+    game = play_to_the_end(alice, short_game(alice))
+
+    alice.post(f"/g/{game.code}/again/")
+    following = fresh(game).next_game
+
+    assert following is not None
+    assert following.dice_seed and following.dice_seed != game.dice_seed
+    assert following.dice_commitment == fairness.commitment(following.dice_seed)
+    page = alice.get(f"/g/{following.code}/").content.decode()
+    assert following.dice_commitment in page and following.dice_seed not in page
