@@ -4,6 +4,7 @@ the window, no button or cell whose words are cut. Screenshots go to var/screens
 
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -55,7 +56,7 @@ MISFITS = """width => {
 
 
 @pytest.fixture
-def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str]]:
+def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str], dict[str, str]]:
     """Alice's session and her pages: a room waiting for a friend, a coached table at
     her turn after a roll, a table where she declares her target, a Maxi Yatzy table
     of five, a finished game and its review.
@@ -63,7 +64,7 @@ def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str]]:
     Made in a thread of its own: the moves' broadcasts must not meet the event loop
     Playwright runs in the test's thread."""
 
-    def make() -> tuple[str, dict[str, str]]:
+    def make() -> tuple[str, dict[str, str], dict[str, str]]:
         alice = Client()
         try:
             room = create_game(alice, invites="1")
@@ -88,7 +89,9 @@ def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str]]:
                 "review": f"/g/{done.code}/review/",
                 "unknown": "/g/NOSUCHGAME/",
             }
-            return alice.cookies["sessionid"].value, pages
+            # what a friend with the invite link sees, and a spectator of a game
+            friends = {"invite": f"/g/{room.code}/join/", "watching": f"/g/{maxi.code}/"}
+            return alice.cookies["sessionid"].value, pages, friends
         finally:
             connections.close_all()
 
@@ -98,19 +101,17 @@ def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str]]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_fits_a_phone_and_a_desktop_in_each_language(
-    new_page, site: Server, tables: tuple[str, dict[str, str]], language: str
+    new_page, site: Server, tables: tuple[str, dict[str, str], dict[str, str]], language: str
 ) -> None:
-    session, pages = tables
+    session, alices, friends = tables
     misfits = []
-    for width in WIDTHS:
+    for width, whose in itertools.product(WIDTHS, ("alice", "friend")):
         page: Page = new_page(width, 900)
-        page.context.add_cookies(
-            [
-                {"name": "sessionid", "value": session, "url": site.url},
-                {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url},
-            ]
-        )
-        for name, path in pages.items():
+        cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}]
+        if whose == "alice":
+            cookies.append({"name": "sessionid", "value": session, "url": site.url})
+        page.context.add_cookies(cookies)
+        for name, path in (alices if whose == "alice" else friends).items():
             page.goto(site.url + path)
             expect(page.locator(f'html[lang="{language}"]')).to_be_attached()
             expect(page.locator("main")).to_be_visible()
