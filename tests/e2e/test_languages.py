@@ -56,7 +56,7 @@ MISFITS = """width => {
 
 
 @pytest.fixture
-def tables(transactional_db: None, dice: object) -> tuple[str, dict[str, str], dict[str, str]]:
+def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]:
     """Alice's session and her pages: a room waiting for a friend, a coached table at
     her turn after a roll, a table where she declares her target, a Maxi Yatzy table
     of five, a finished game and its review.
