@@ -9,8 +9,7 @@ transaction already serialises writers) for the length of its transaction.
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -23,30 +22,22 @@ from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.rules import fairness
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
-# Every game draws its dice from its own secret seed (``committed_dice``). Tests that
-# script the dice set a generator here instead: games then play with it, and those
-# made meanwhile draw no seed (they would not match it).
-rng: engine.DiceRandom | None = None
-# the dice of games made before dice were committed
-_uncommitted = secrets.SystemRandom()
 
-
-def committed_dice() -> dict[str, str]:
-    """The dice fields of a new game: a fresh secret seed and its fingerprint (none
-    while tests script the dice)."""
-    if rng is not None:
-        return {}
-    seed = fairness.new_seed()
+def committed_dice(seed: str = "") -> dict[str, str]:
+    """The dice fields of a new game: ``seed`` (a daily challenge's), else a fresh
+    secret one, and its fingerprint."""
+    seed = seed or fairness.new_seed()
     return {"dice_seed": seed, "dice_commitment": fairness.commitment(seed)}
 
 
-def dice_of(game: Game) -> engine.DiceRandom:
+# How a game's dice follow from its seed: the one place the dice are made, which the
+# tests that script the dice replace (tests/conftest.py, ``dice``).
+dice_of_seed: Callable[[str], engine.Dice] = fairness.dice_of_seed
+
+
+def dice_of(game: Game) -> engine.Dice:
     """Where the dice of ``game`` come from: its seed (``rules.fairness``)."""
-    if rng is not None:
-        return rng
-    if game.dice_seed:
-        return fairness.CommittedDice(game.dice_seed)
-    return _uncommitted
+    return dice_of_seed(game.dice_seed)
 
 
 Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did
