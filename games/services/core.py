@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, metrics
+from games import broadcast, daily, metrics
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
@@ -101,6 +101,8 @@ def save_state(
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         fields += ["status", "finished_at"]
+        if game.seed_secret_until is not None:  # a daily challenge's
+            daily.settle(game)
     data: dict = {}
     if old is not None and new.turn > old.turn:
         data = _write_score(game, old, new, seat)
