@@ -536,4 +536,3 @@ def test_the_site_clock_says_which_day_it_is(settings) -> None:
     assert clock.end_of(DAY) == dt.datetime(2026, 6, 2, tzinfo=dt.UTC)
     at(settings, dt.datetime(2026, 6, 2, 0, 0, 30, tzinfo=dt.UTC))
     assert clock.today() == DAY + dt.timedelta(days=1)
-
