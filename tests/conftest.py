@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from games import services
+from games import rules, services
 from games.models import Game
 from games.strategy import tables
 from games.strategy.build import variants_named
@@ -77,11 +77,17 @@ def bots_step_by_hand(settings) -> None:
     settings.YATZY_BOT_RUNNER = "manual"
 
 
+def script_dice(monkeypatch: pytest.MonkeyPatch, source: rules.Dice) -> None:
+    """Every game of the test rolls the faces of ``source``, in the order asked,
+    instead of those its seed gives."""
+    monkeypatch.setattr(services.core, "dice_of_seed", lambda seed: source)
+
+
 @pytest.fixture
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""
     rng = random.Random(1)
-    monkeypatch.setattr(services.core, "rng", rng)
+    script_dice(monkeypatch, rules.RandomDice(rng))
     return rng
 
 

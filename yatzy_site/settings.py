@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,11 @@ YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000
 YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
     raise ImproperlyConfigured("YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds.")
+
+# The site's clock runs this many seconds ahead of the machine's (behind, if negative):
+# which day's challenge is on, and whether a day's dice seed is revealed, turn on it
+# (games/clock.py). For trying a day's end by hand; leave unset on a real site.
+YATZY_CLOCK_SHIFT = timedelta(seconds=env_int("YATZY_CLOCK_SHIFT_S", 0))
 
 # Each process keeps the tables and parts of tables it rendered, for the next browser
 # that sees the same (games/rendering.py). 0 renders every one afresh: slower, and a

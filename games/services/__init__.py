@@ -7,6 +7,7 @@ commit. The views and the computer players call them through this package."""
 from games.services.away import hand_to_bot, skip_turn, take_back
 from games.services.computer import bot_move
 from games.services.core import get_game
+from games.services.daily import NoSuchChallenge, play_daily
 from games.services.play import declare, hold, roll, score, toggle_die
 from games.services.rooms import (
     MAX_SEATS,
@@ -25,6 +26,7 @@ from games.services.rooms import (
 
 __all__ = [
     "MAX_SEATS",
+    "NoSuchChallenge",
     "SeatSpec",
     "bot_move",
     "claim_seats_of_browser",
@@ -39,6 +41,7 @@ __all__ = [
     "leave",
     "local_tokens",
     "play_again",
+    "play_daily",
     "remove_seat",
     "roll",
     "score",

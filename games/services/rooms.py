@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -42,8 +43,12 @@ def create_game(
     seats: Sequence[SeatSpec],
     public: bool = True,
     coach: bool = False,
+    seed: str = "",
+    seed_secret_until: datetime | None = None,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
+    Its dice follow from ``seed`` (a daily challenge's, kept secret until
+    ``seed_secret_until`` even once the game is over), else from a fresh seed.
 
     A table with no invitations starts at once; otherwise it waits in the lobby.
     """
@@ -61,7 +66,8 @@ def create_game(
             public=public,
             coach=coach,
             host_browser=viewer.browser_id,
-            **core.committed_dice(),
+            seed_secret_until=seed_secret_until,
+            **core.committed_dice(seed),
         )
         now = timezone.now()
         for position, spec in enumerate(seats):
@@ -209,6 +215,12 @@ def play_again(code: str, viewer: Viewer) -> Game:
         game = core.locked(code)
         if game.status != Game.Status.FINISHED:
             raise ActionError(_("The game is not over yet."), code="not_finished", status=409)
+        if game.seed_secret_until is not None:
+            raise ActionError(
+                _("A daily challenge has no next game: the home page starts today's."),
+                code="daily",
+                status=409,
+            )
         if not player_tokens(game) & viewer.tokens:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:

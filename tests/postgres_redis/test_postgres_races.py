@@ -14,10 +14,11 @@ from django.db import IntegrityError, transaction
 from games import services
 from games.errors import ActionError
 from games.models import Game, GameEvent, ScoreEntry, Seat
-from games.rules import GameState, ScriptedDice, TableOptions
+from games.rules import GameState, RandomDice, ScriptedDice, TableOptions
 from games.rules import roll as engine_roll
 from games.services import SeatSpec
 from games.viewer import Viewer
+from tests.conftest import script_dice
 from tests.postgres_redis.race import race
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def _services(postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.core, "rng", random.Random(7))
+    script_dice(monkeypatch, RandomDice(random.Random(7)))
 
 
 def hot_seat_game(players: int = 2, **options: bool) -> tuple[Game, Viewer]:
