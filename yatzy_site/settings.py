@@ -184,7 +184,7 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a seat's token lives in the session
 # Every move reads its session: from the cache, with the database behind it (one query
 # less a move). The embedded default is one process with its own memory cache; with
 # several processes the cache is Redis, shared, so no process holds a stale session.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "yatzy_site.sessions"  # cached_db, taking only keys Django makes
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
