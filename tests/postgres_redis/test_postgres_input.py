@@ -8,10 +8,14 @@ there, each on its own."""
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.test import Client
 
+from games import broadcast
 from games.models import Game
 from tests.conftest import create_game, play_to_the_end
+from tests.sockets import Socket
+from yatzy_site.asgi import application
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -72,3 +76,19 @@ def test_a_session_cookie_holding_a_nul_is_no_session(alice: Client, cookie: str
 
     assert response.status_code == 200
     assert "\x00" not in response.cookies["sessionid"].value
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_session_cookie_holds_a_nul_is_sent_the_table(
+    alice: Client, dice: object
+) -> None:
+    game = await sync_to_async(create_game)(alice)
+    headers = [(b"origin", b"http://127.0.0.1"), (b"cookie", b'sessionid="\\000abcdefghijk"')]
+    ws = Socket(application, f"/ws/g/{game.code}/{broadcast.new_page_id()}/", headers=headers)
+
+    connected, _ = await ws.connect()
+
+    assert connected
+    assert 'id="table"' in await ws.receive_from()
+    await ws.disconnect()
