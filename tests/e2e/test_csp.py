@@ -23,9 +23,12 @@ def watched(page: Page) -> list[str]:
     page.add_init_script(LISTEN)
     page.on(
         "console",
-        lambda message: errors.append(message.text)
-        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text
-        else None,
+        lambda message: (
+            errors.append(message.text)
+            if "Content Security Policy" in message.text
+            or "Content-Security-Policy" in message.text
+            else None
+        ),
     )
     return errors
 

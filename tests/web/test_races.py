@@ -68,7 +68,9 @@ def test_a_double_clicked_roll_rolls_once(alice: Client, dice: object) -> None:
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
-def test_join_pressed_twice_at_once_takes_one_seat(alice: Client, bob: Client, dice: object) -> None:
+def test_join_pressed_twice_at_once_takes_one_seat(
+    alice: Client, bob: Client, dice: object
+) -> None:
     """Both presses of one browser come before its session holds the seat's token: the
     second, under the table's lock after the first, finds the browser's seat and is
     sent to the lobby with it, and the other invitation stays open for someone else."""
@@ -76,10 +78,7 @@ def test_join_pressed_twice_at_once_takes_one_seat(alice: Client, bob: Client, d
     bob.get(f"/g/{game.code}/join/")  # the page with the Join button
 
     responses = race(
-        [
-            lambda tab=tab: tab.post(f"/g/{game.code}/join/", {"name": "Bob"})
-            for tab in tabs(bob, 2)
-        ]
+        [lambda tab=tab: tab.post(f"/g/{game.code}/join/", {"name": "Bob"}) for tab in tabs(bob, 2)]
     )
 
     assert [r.status_code for r in responses] == [302, 302]
