@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from games import rules, services
 from games.models import Game
@@ -23,6 +24,14 @@ from games.strategy.build import variants_named
 from games.strategy.solver import Solver, Variant
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Hypothesis' runs: a few dozen examples a test and the same ones on every run (CI has
+# two busy cores, and a failure must come back when run again); "explore" tries many
+# more, new ones each time: HYPOTHESIS_PROFILE=explore. A test that names its own
+# max_examples keeps it.
+hypothesis_settings.register_profile("repeatable", max_examples=25, derandomize=True, deadline=None)
+hypothesis_settings.register_profile("explore", max_examples=500, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # No solver tables built behind the tests' backs (a game asking for missing ones would
 # start a build of ~40 s of both cores): the tests build what they use, in the open.

@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if django.VERSION >= (6, 0):  # the Content-Security-Policy header (SECURE_CSP below)
+    MIDDLEWARE.insert(2, "django.middleware.csp.ContentSecurityPolicyMiddleware")
 
 ROOT_URLCONF = "yatzy_site.urls"
 CSRF_FAILURE_VIEW = "games.views.access.csrf_failure"  # says so, in the page's language
@@ -181,11 +183,29 @@ STORAGES = {
     },
 }
 
+# Content-Security-Policy (Django 6's own; Django 5.2, on Python 3.11, has none to
+# send it): scripts, styles, sockets and everything else from the site itself only,
+# nothing inline (no <script> or style attribute in any template, and htmx told not to
+# add its indicators' <style> nor to evaluate anything: base.html's htmx-config), no
+# plugins, no <base>, forms posted to the site only, and no page framed anywhere.
+# 'self' covers the site's own WebSocket (ws: and wss: to the same host and port).
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a seat's token lives in the session
 # Every move reads its session: from the cache, with the database behind it (one query
 # less a move). The embedded default is one process with its own memory cache; with
 # several processes the cache is Redis, shared, so no process holds a stale session.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "yatzy_site.sessions"  # cached_db, taking only keys Django makes
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 

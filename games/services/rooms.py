@@ -19,7 +19,7 @@ from games.bidi import isolated_text
 from games.errors import ActionError, NotYourSeat, from_rules
 from games.models import Game, GameEvent, Seat
 from games.names import name_too_long, same_name, seat_name
-from games.seating import host_seats, player_tokens
+from games.seating import browsers_seat, host_seats, player_tokens
 from games.services import core
 from games.viewer import Viewer
 
@@ -110,8 +110,8 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 status=409,
             )
         seats = list(game.seats.all())
-        mine = next((s for s in seats if s.token in viewer.tokens), None)
-        if mine is not None:
+        mine = browsers_seat(seats, viewer)
+        if mine is not None:  # one seat per browser
             return mine
         seat = next((s for s in seats if s.kind == Seat.Kind.REMOTE and s.claimed_at is None), None)
         if seat is None:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games import names, services
 from games.errors import ActionError, GameNotFound
 from games.models import Game, storable
+from games.seating import browsers_seat
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.viewer import remember_seats
 from games.views.access import (
@@ -55,7 +56,9 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         return error_page(request, error)
     viewer = viewer_of(request)
-    if game.seats.filter(token__in=viewer.tokens).exists():
+    seated = browsers_seat(game.seats.all(), viewer)
+    if seated is not None:
+        remember_seats(request.session, [seated.token])
         return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
     context = {
         "game": game,

@@ -199,3 +199,25 @@ def test_the_database_refuses_a_second_entry_in_one_category() -> None:
 
     with pytest.raises(IntegrityError), transaction.atomic():
         ScoreEntry.objects.create(game=game, scorecard=0, category="chance", points=1, turn=9)
+
+
+def test_join_pressed_at_once_in_several_tabs_takes_one_seat() -> None:
+    """One browser's presses of Join, each on its own connection (as from two server
+    processes), before its session holds any seat: the browser gets one seat, every
+    press answers with that seat, and the other invitations stay open."""
+    game = services.create_game(
+        Viewer("host-browser"),
+        ruleset="yatzy",
+        options=TableOptions(),
+        seats=[SeatSpec(Seat.Kind.LOCAL, "Host"), *[SeatSpec(Seat.Kind.REMOTE)] * 3],
+    )
+    bob = Viewer("bob-browser")
+
+    outcomes = race([lambda: services.join(game.code, bob, "Bob") for _ in range(4)])
+
+    assert all(isinstance(seat, Seat) for seat in outcomes), outcomes
+    assert len({seat.token for seat in outcomes}) == 1
+    assert list(game.seats.filter(browser_id="bob-browser").values_list("name", flat=True)) == [
+        "Bob"
+    ]
+    assert game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at=None).count() == 2
