@@ -50,7 +50,7 @@ def play(request: HttpRequest) -> HttpResponse:
     viewer = viewer_of(request)
     name = request.POST.get("name", "")
     try:
-        game = services.play_daily(viewer, request.POST.get("ruleset", ""), name)
+        game = services.play_daily(viewer, request.POST.get("daily", ""), name)
     except ActionError as error:
         return error_page(request, error, back="/")
     remember_name(request, name)

@@ -48,7 +48,7 @@ def at(settings, moment: dt.datetime) -> dt.datetime:
 
 def enter(client: Client, ruleset: str = "yatzy", name: str = "Alice") -> Game:
     """Press the home page's button for today's challenge of ``ruleset``."""
-    response = client.post("/daily/play/", {"ruleset": ruleset, "name": name})
+    response = client.post("/daily/play/", {"daily": ruleset, "name": name})
     assert response.status_code == 302, response.content.decode()[:1000]
     code = re.fullmatch(r"/g/([^/]+)/", response["Location"]).group(1)
     return Game.objects.get(code=code)
@@ -99,9 +99,11 @@ def test_the_home_page_offers_todays_challenge_of_each_solved_rule_set(
     page = alice.get("/").content.decode()
 
     assert "Daily challenge" in page
-    assert 'action="/daily/play/"' in page
-    assert '<button type="submit" name="ruleset" value="yatzy"' in page
-    assert '<button type="submit" name="ruleset" value="yahtzee"' in page
+    for ruleset in ("yatzy", "yahtzee"):  # each sends the New game form's name
+        assert (
+            '<button type="submit" form="new-game" formaction="/daily/play/" name="daily"'
+            f' value="{ruleset}"'
+        ) in page
     assert "Play today's Scandinavian Yatzy" in page
     assert "Play today's American Yahtzee" in page
     assert 'value="maxi_yatzy"' not in page.split("daily-entry")[1].split("</section>")[0]
@@ -128,8 +130,8 @@ def test_the_name_is_remembered_for_the_next_press(alice: Client, noon: dt.datet
 
     home = alice.get("/").content.decode()
 
-    assert 'id="daily-name" name="name" value="Älice"' in home
-    assert 'name="name" value="Älice"' in home.split("new-game")[1]  # the New game form's
+    assert home.count('name="name"') == 1  # asked once, for both ways in
+    assert 'name="name" value="Älice"' in home.split('id="new-game"')[1]
 
 
 def test_every_player_of_the_day_gets_the_days_seed_and_tomorrow_another(
@@ -202,7 +204,7 @@ def test_two_tabs_pressing_at_once_get_one_game(settings) -> None:
 
     responses = race(
         [
-            lambda tab=tab: tab.post("/daily/play/", {"ruleset": "yatzy", "name": "A"})
+            lambda tab=tab: tab.post("/daily/play/", {"daily": "yatzy", "name": "A"})
             for tab in tabs
         ]
     )
@@ -500,13 +502,13 @@ def test_a_bad_address_is_refused_clearly(
 @pytest.mark.parametrize(
     ("form", "status", "says"),
     [
-        ({"ruleset": "maxi_yatzy", "name": "A"}, 404, "Scandinavian Yatzy and of American"),
-        ({"ruleset": "", "name": "A"}, 404, "Scandinavian Yatzy and of American"),
+        ({"daily": "maxi_yatzy", "name": "A"}, 404, "Scandinavian Yatzy and of American"),
+        ({"daily": "", "name": "A"}, 404, "Scandinavian Yatzy and of American"),
         ({"name": "A"}, 404, "Scandinavian Yatzy and of American"),
-        ({"ruleset": "yatzy", "name": "   "}, 400, "Please tell the table your name."),
-        ({"ruleset": "yatzy"}, 400, "Please tell the table your name."),
-        ({"ruleset": "yatzy", "name": "x" * 300}, 400, "A name has at most"),
-        ({"ruleset": ["yatzy", "yahtzee"], "name": "A"}, 302, ""),  # the last one pressed
+        ({"daily": "yatzy", "name": "   "}, 400, "Please tell the table your name."),
+        ({"daily": "yatzy"}, 400, "Please tell the table your name."),
+        ({"daily": "yatzy", "name": "x" * 300}, 400, "A name has at most"),
+        ({"daily": ["yatzy", "yahtzee"], "name": "A"}, 302, ""),  # the last one pressed
     ],
 )
 def test_a_bad_press_is_refused_clearly_and_starts_nothing(
