@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from ipaddress import ip_network
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from games import services
+from games import limits, services
 from games.models import Game
 from games.strategy import tables
 from games.strategy.build import variants_named
@@ -27,6 +28,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # No solver tables built behind the tests' backs (a game asking for missing ones would
 # start a build of ~40 s of both cores): the tests build what they use, in the open.
 os.environ.setdefault("YATZY_BUILD_TABLES", "0")
+# The suite creates more games from one address in a minute than any household would:
+# no limits (games/limits.py) in it, the servers it starts included, but for the tests
+# of the limits, which turn them on (``limits_on``).
+os.environ.setdefault("YATZY_LIMITS", "0")
 
 
 def solved_tables(variant: Variant) -> Solver:
@@ -75,6 +80,12 @@ def no_sessions_left_on_the_test_database(
 def bots_step_by_hand(settings) -> None:
     """Computer players wait for the test to step them (``services.bot_move``)."""
     settings.YATZY_BOT_RUNNER = "manual"
+
+
+@pytest.fixture(autouse=True)
+def no_limits(settings) -> None:
+    """No limits on what a browser may do (see YATZY_LIMITS above)."""
+    settings.YATZY_LIMITS = False
 
 
 @pytest.fixture
@@ -167,3 +178,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
     items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
+
+
+class LimitsClock:
+    """The clock the limits count their windows by, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 86_400_000.0  # the start of a window of every length the tests use
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def limits_on(settings, monkeypatch: pytest.MonkeyPatch) -> LimitsClock:
+    """The limits at work (``games.limits``), counted in a store of this test's own, by a
+    clock it moves; every rate off until the test sets it
+    (``settings.YATZY_RATES["create"]["browser"] = (2, 60)``)."""
+    settings.YATZY_LIMITS = True
+    settings.YATZY_RATES = {
+        kind: {"browser": None, "address": None} for kind in ("create", "join", "move", "socket")
+    }
+    settings.CACHES = {
+        **settings.CACHES,
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"limits-{uuid.uuid4().hex}",
+        },
+    }
+    clock = LimitsClock()
+    monkeypatch.setattr(limits, "clock", clock)
+    return clock

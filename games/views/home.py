@@ -11,7 +11,7 @@ from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
 from games.viewer import remember_seats
-from games.views.access import error_page, require_GET, require_POST, viewer_of
+from games.views.access import error_page, limited, require_GET, require_POST, viewer_of
 from games.views.history import in_progress
 
 
@@ -22,6 +22,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limited("create")
 def create_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
