@@ -125,7 +125,8 @@ def test_moves_over_the_limit_are_refused_and_the_table_stays_as_it_was(
 ) -> None:
     game = create_game(alice, players="Bob")
     settings.YATZY_RATES["move"]["browser"] = (3, 60)
-    assert alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX).status_code == 200
+    rolled = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    assert rolled.status_code == 200
     for die in ("0", "1"):
         held = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": die}, **HTMX)
         assert held.status_code == 200
