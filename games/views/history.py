@@ -30,14 +30,14 @@ from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
-from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_of
+from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_looking
 
 PAGE_SIZE = 20
 
 
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
-    viewer = viewer_of(request)
+    viewer = viewer_looking(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
     games = games.filter(services.games_of(viewer) if tab == "mine" else Q(public=True))

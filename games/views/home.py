@@ -10,14 +10,21 @@ from games import services
 from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
-from games.viewer import remember_seats
-from games.views.access import error_page, limited, require_GET, require_POST, viewer_of
+from games.views.access import (
+    error_page,
+    limited,
+    remember,
+    require_GET,
+    require_POST,
+    viewer_looking,
+    viewer_of,
+)
 from games.views.history import in_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context = {"form": NewGameForm(), "in_progress": in_progress(viewer_of(request))}
+    context = {"form": NewGameForm(), "in_progress": in_progress(viewer_looking(request))}
     return render(request, "games/home.html", context)
 
 
@@ -41,7 +48,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
     except ActionError as error:
         form.add_error(None, str(error.message))
         return render(request, "games/home.html", {"form": form}, status=error.status)
-    remember_seats(request.session, services.local_tokens(game, viewer))
+    remember(request, services.local_tokens(game, viewer))
     game.refresh_from_db()
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", game.code)
