@@ -32,6 +32,9 @@ os.environ.setdefault("YATZY_BUILD_TABLES", "0")
 # no limits (games/limits.py) in it, the servers it starts included, but for the tests
 # of the limits, which turn them on (``limits_on``).
 os.environ.setdefault("YATZY_LIMITS", "0")
+# Nor does a server the suite starts through `manage.py serve` tidy beside itself,
+# but in the test of that.
+os.environ.setdefault("YATZY_TIDY_EVERY_S", "0")
 
 
 def solved_tables(variant: Variant) -> Solver:
