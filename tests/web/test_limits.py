@@ -66,7 +66,7 @@ def test_the_429_page_is_in_the_pages_language(
     alice: Client, settings, limits_on: LimitsClock, language: str
 ) -> None:
     been_here(alice)
-    settings.YATZY_RATES["create"]["browser"] = (1, 60)
+    settings.YATZY_RATES["create"]["browser"] = (1, 30)
     new_game(alice)
 
     refused = new_game(alice, HTTP_ACCEPT_LANGUAGE=language)
@@ -77,8 +77,8 @@ def test_the_429_page_is_in_the_pages_language(
             " try again in %(count)s second.",
             "Too many requests from your browser or your network just now:"
             " try again in %(count)s seconds.",
-            60,
-        ) % {"count": 60}
+            30,
+        ) % {"count": 30}
     assert refused.status_code == 429
     assert WAIT_WORDS not in words  # translated
     assert words in refused.content.decode()
