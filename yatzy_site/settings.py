@@ -69,6 +69,8 @@ if django.VERSION < (6, 0):
 
 MIDDLEWARE = [
     "yatzy_site.monitoring.timed",  # first: times every request, static files included
+    # before any of the site's work: a request over its limits is refused here, cheaply
+    "games.views.limiting.limit_requests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from django_htmx.middleware import HtmxDetails
 
-from games import broadcast, limits, services
+from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
 from games.rendering import render_table, table_page, table_partial
@@ -76,54 +72,6 @@ def allow(*methods: str) -> Callable:
 
 require_GET = allow("GET", "HEAD")
 require_POST = allow("POST")
-
-
-def limited(kind: str, methods: tuple[str, ...] = ("GET", "HEAD", "POST")) -> Callable:
-    """Count each request of ``methods`` against the limits of ``kind`` (``games.limits``)
-    before the view does any work; over them, the 429 page. Under ``allow``, so that a
-    request of a method the view does not take is refused without being counted."""
-
-    def decorator(view: Callable) -> Callable:
-        @functools.wraps(view)
-        def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method in methods:
-                browser = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-                refusal = limits.check(kind, browser, request.META.get("REMOTE_ADDR"))
-                if refusal is not None:
-                    code = kwargs.get("code")
-                    back = reverse("table", args=[code]) if code else ""
-                    return too_many(request, refusal, back)
-            return view(request, *args, **kwargs)
-
-        return checked
-
-    return decorator
-
-
-def too_many(request: HttpRequest, refusal: limits.Refusal, back: str = "") -> HttpResponse:
-    """429: the request was over a limit; it says when to try again (and so does the
-    ``Retry-After`` header). An htmx request gets it in place of the page."""
-    wait = refusal.retry_after
-    if wait < 60:
-        message = ngettext(
-            "Too many requests from your browser or your network just now:"
-            " try again in %(count)s second.",
-            "Too many requests from your browser or your network just now:"
-            " try again in %(count)s seconds.",
-            wait,
-        ) % {"count": wait}
-    else:
-        minutes = math.ceil(wait / 60)
-        message = ngettext(
-            "Too many requests from your browser or your network just now:"
-            " try again in %(count)s minute.",
-            "Too many requests from your browser or your network just now:"
-            " try again in %(count)s minutes.",
-            minutes,
-        ) % {"count": minutes}
-    response = error_page(request, ActionError(message, status=429), back)
-    response["Retry-After"] = str(wait)
-    return response
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

@@ -12,7 +12,6 @@ from games.forms import NewGameForm
 from games.models import Game
 from games.views.access import (
     error_page,
-    limited,
     remember,
     require_GET,
     require_POST,
@@ -29,7 +28,6 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@limited("create")
 def create_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():

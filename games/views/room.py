@@ -20,7 +20,6 @@ from games.views.access import (
     allow,
     error_page,
     int_field,
-    limited,
     remember,
     require_GET,
     require_POST,
@@ -50,7 +49,6 @@ def lobby(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @allow("GET", "HEAD", "POST")
-@limited("join", methods=("POST",))
 def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
@@ -80,7 +78,6 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-@limited("join")
 def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session."""
     seated = Game.objects.with_code(code).filter(seats__token=token)
@@ -98,7 +95,6 @@ def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.start(code, viewer_of(request), int_field(request, "version"))
@@ -108,7 +104,6 @@ def start(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.leave(code, viewer_of(request))
@@ -118,7 +113,6 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
     try:
         services.remove_seat(code, viewer_of(request), int_field(request, "version"), position)
@@ -128,7 +122,6 @@ def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpRespo
 
 
 @require_POST
-@limited("move")
 def skip_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.skip_turn(code, viewer_of(request), int_field(request, "version"))
@@ -138,7 +131,6 @@ def skip_turn(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def hand_to_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         services.hand_to_bot(
@@ -153,7 +145,6 @@ def hand_to_bot(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def take_back(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         seat = int_field(request, "seat") if request.POST.get("seat") else None

@@ -19,7 +19,6 @@ from games.views.access import (
     HtmxHttpRequest,
     error_page,
     int_field,
-    limited,
     require_GET,
     require_POST,
     table_response,
@@ -47,7 +46,6 @@ def table(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_GET
-@limited("move")
 def hint(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The coach's advice for the player to move, shown only to them."""
     try:
@@ -102,13 +100,11 @@ def _move(request: HtmxHttpRequest, code: str, act: Callable[[Viewer, int], Game
 
 
 @require_POST
-@limited("move")
 def roll(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _move(request, code, lambda viewer, version: services.roll(code, viewer, version))
 
 
 @require_POST
-@limited("move")
 def hold(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def act(viewer: Viewer, version: int) -> Game:
         return services.toggle_die(code, viewer, version, int_field(request, "die"))
@@ -117,7 +113,6 @@ def hold(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def declare(request: HtmxHttpRequest, code: str) -> HttpResponse:
     def act(viewer: Viewer, version: int) -> Game:
         return services.declare(code, viewer, version, _category(request))
@@ -126,7 +121,6 @@ def declare(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("move")
 def score(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Score a category; a zero waits for the player to confirm it."""
     if request.POST.get("confirm") != "1":
@@ -153,7 +147,6 @@ def score(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
-@limited("create")
 def play_again(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
