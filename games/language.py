@@ -7,14 +7,11 @@ left alone: the page comes in the language it would have had."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import cast
-
-from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.decorators import sync_and_async_middleware
+
+from games.around import around
 
 
 def asked_for(request: HttpRequest) -> str | None:
@@ -50,31 +47,10 @@ def chosen(request: HttpRequest) -> str | None:
     return language
 
 
-@sync_and_async_middleware
-def query_language(
-    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-):
-    """``?lang=`` over the language ``LocaleMiddleware`` chose; async under ASGI, so
-    that it costs the request no trip to a thread."""
-    if iscoroutinefunction(get_response):
+def remembered(request: HttpRequest, response: HttpResponse, language: str | None) -> None:
+    if language is not None:
+        remember(response, language)
 
-        async def async_middleware(request: HttpRequest) -> HttpResponse:
-            language = chosen(request)
-            response = await get_response(request)
-            if language is not None:
-                remember(response, language)
-            return response
 
-        return async_middleware
-
-    # not a coroutine function: a plain response comes back
-    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        language = chosen(request)
-        response = sync_get_response(request)
-        if language is not None:
-            remember(response, language)
-        return response
-
-    return middleware
+# ``?lang=`` over the language ``LocaleMiddleware`` chose
+query_language = around(chosen, remembered)

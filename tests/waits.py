@@ -5,6 +5,8 @@ on a busy 2-core CI machine a page or a socket can take seconds."""
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 
 
 def seconds_from_environment(variable: str, default: float) -> float:
@@ -21,3 +23,13 @@ def seconds_from_environment(variable: str, default: float) -> float:
 
 
 WAIT_S = seconds_from_environment("YATZY_E2E_TIMEOUT_S", 30)
+
+
+def eventually(condition: Callable[[], bool], what: str) -> None:
+    """Wait for ``condition()`` to hold, asking again every 20 ms, for up to WAIT_S: for
+    what another process does in its own time (PostgreSQL ending a closed session)."""
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {WAIT_S:g} s: {what}")
+        time.sleep(0.02)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-from urllib.parse import unquote, urlsplit
+from typing import Any
+from urllib.parse import urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -96,32 +98,26 @@ def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Networ
 
 
 def database_from_url(name: str, url: str) -> dict[str, object]:
-    """A Django DATABASES entry from ``postgres://user:password@host:port/dbname``
-    or ``sqlite:///path``."""
-    parts = urlsplit(url)
-    if parts.scheme in {"postgres", "postgresql"}:
-        if not parts.path.strip("/"):
-            raise ImproperlyConfigured(f"{name} must name a database: postgres://host/dbname.")
-        try:
-            port = parts.port
-        except ValueError:
-            raise ImproperlyConfigured(f"{name} has a malformed port.") from None
-        return {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": unquote(parts.path.lstrip("/")),
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": parts.hostname or "",
-            "PORT": str(port or ""),
-            # Under ASGI every request runs in a thread of its own, so a connection kept
-            # per thread is never reused: Django's docs ask for its pool instead.
-            "OPTIONS": {"pool": True},
-        }
-    if parts.scheme == "sqlite":
-        return sqlite_database(parts.path)
-    raise ImproperlyConfigured(
-        f"{name} must start with postgres:// or sqlite://, not {parts.scheme or url!r}."
-    )
+    """A Django DATABASES entry from ``postgres://user:password@host:port/dbname`` (its
+    query parameters, ``?sslmode=require``, become connection options) or
+    ``sqlite:///relative/path`` (``sqlite:////absolute/path``), read by dj-database-url."""
+    scheme = urlsplit(url).scheme
+    if scheme not in {"postgres", "postgresql", "sqlite"}:
+        raise ImproperlyConfigured(
+            f"{name} must start with postgres:// or sqlite://, not {scheme or url!r}."
+        )
+    try:
+        entry: dict[str, Any] = dict(dj_database_url.parse(url))
+    except ValueError as malformed:  # dj-database-url's ParseError: a bad port, say
+        raise ImproperlyConfigured(f"{name} is malformed: {malformed}") from None
+    if scheme == "sqlite":
+        return sqlite_database(entry["NAME"])
+    if not entry["NAME"]:
+        raise ImproperlyConfigured(f"{name} must name a database: postgres://host/dbname.")
+    # Under ASGI every request runs in a thread of its own, so a connection kept per
+    # thread is never reused: Django's docs ask for its pool instead.
+    entry["OPTIONS"] = {**entry.get("OPTIONS", {}), "pool": True}
+    return entry
 
 
 def sqlite_database(path: object) -> dict[str, object]:

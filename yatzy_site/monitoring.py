@@ -17,16 +17,13 @@ import hmac
 import ipaddress
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import cast
 
-from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.decorators import sync_and_async_middleware
 from prometheus_client import REGISTRY
 from prometheus_client.exposition import choose_encoder
 
+from games.around import around
 from games.metrics import HTTP_ERRORS, REQUEST_SECONDS
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
@@ -34,44 +31,20 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 access = logging.getLogger("yatzy_site.access")
 
 
-@sync_and_async_middleware
-def timed(get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]):
-    """Time and count every request on /metrics (and log it, under JSON logs). Async
-    where the middleware below it is, so that it costs no trip to a thread; the
-    site's chain is synchronous (WhiteNoise's middleware is), and Django runs it in
-    the server's sync thread, this one included."""
-    logged = settings.YATZY_LOG_FORMAT == "json"
-    if iscoroutinefunction(get_response):
-
-        async def async_middleware(request: HttpRequest) -> HttpResponse:
-            started = time.perf_counter()
-            response = await get_response(request)
-            observe(request, response, started, logged)
-            return response
-
-        return async_middleware
-
-    # not a coroutine function: a plain response comes back
-    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        started = time.perf_counter()
-        response = sync_get_response(request)
-        observe(request, response, started, logged)
-        return response
-
-    return middleware
+def started(request: HttpRequest) -> float:
+    return time.perf_counter()
 
 
-def observe(request: HttpRequest, response: HttpResponse, started: float, logged: bool) -> None:
-    seconds = time.perf_counter() - started
+def observe(request: HttpRequest, response: HttpResponse, began: float) -> None:
+    """Time and count the request on /metrics (and log it, under JSON logs)."""
+    seconds = time.perf_counter() - began
     view = view_name(request)
     method = request.method if request.method in METHODS else "other"
     status = response.status_code
     REQUEST_SECONDS.labels(view, method, f"{status // 100}xx").observe(seconds)
     if status >= 400:
         HTTP_ERRORS.labels(view, method, str(status)).inc()
-    if logged:
+    if settings.YATZY_LOG_FORMAT == "json":
         access.info(
             "%s %s %s",
             method,
@@ -86,6 +59,12 @@ def observe(request: HttpRequest, response: HttpResponse, started: float, logged
                 "client": request.META.get("REMOTE_ADDR", ""),
             },
         )
+
+
+# every request timed and counted: the site's first middleware. The site's chain is
+# synchronous (WhiteNoise's middleware is), and Django runs it in the server's sync
+# thread, this one included.
+timed = around(started, observe)
 
 
 def view_name(request: HttpRequest) -> str:

@@ -63,7 +63,7 @@ def test_production_refuses_to_start_without(missing: str) -> None:
     [
         ("DEBUG", "maybe", "DEBUG must be true or false"),
         ("DATABASE_URL", "mysql://db/yatzy", "DATABASE_URL must start with postgres://"),
-        ("DATABASE_URL", "postgres://db:port/yatzy", "DATABASE_URL has a malformed port"),
+        ("DATABASE_URL", "postgres://db:port/yatzy", "DATABASE_URL is malformed"),
         ("REDIS_URL", "localhost:6379", "REDIS_URL must look like redis://"),
         ("YATZY_PROCESS", "w" * 49, "YATZY_PROCESS must be at most 48 letters"),
         ("YATZY_PROCESS", "web 1", "YATZY_PROCESS must be at most 48 letters"),
@@ -114,3 +114,38 @@ def test_a_limit_reads_as_a_count_in_a_period(
     monkeypatch.setenv("YATZY_LIMIT_TEST", value)
 
     assert env_rate("YATZY_LIMIT_TEST", "1/s") == rate
+
+
+def test_the_database_url_keeps_its_connection_options() -> None:
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        " print(d['NAME'], d['HOST'], d['PORT'], d['USER'], sorted(d['OPTIONS'].items()))",
+        **{
+            **PRODUCTION,
+            "DATABASE_URL": "postgres://yatzy:s%40cret@db:6432/yatzy?sslmode=require",
+        },
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[0] == (
+        "yatzy db 6432 yatzy [('pool', True), ('sslmode', 'require')]"
+    )
+
+
+def test_a_sqlite_url_names_the_file(tmp_path: Path) -> None:
+    database = tmp_path / "yatzy.sqlite3"
+
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.DATABASES['default']['NAME'])",
+        DATABASE_URL=f"sqlite:///{database}",
+        YATZY_VAR_DIR=str(tmp_path),
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(database)
