@@ -86,9 +86,11 @@ def bots_step_by_hand(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_limits(settings) -> None:
-    """No limits on what a browser may do (see YATZY_LIMITS above)."""
+def no_limits_nor_tidying(settings) -> None:
+    """No limits on what a browser may do (see YATZY_LIMITS above), and no tidying
+    beside a ``manage.py serve`` called in the test (see YATZY_TIDY_EVERY_S above)."""
     settings.YATZY_LIMITS = False
+    settings.YATZY_TIDY_EVERY = 0
 
 
 @pytest.fixture
