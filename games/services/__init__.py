@@ -22,6 +22,7 @@ from games.services.rooms import (
     play_again,
     remove_seat,
     start,
+    tokens_in_play,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "start",
     "take_back",
     "toggle_die",
+    "tokens_in_play",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
@@ -276,6 +276,25 @@ def games_in_progress(viewer: Viewer, most: int = 10) -> list[Game]:
         games_of(viewer), status__in=[Game.Status.LOBBY, Game.Status.PLAYING]
     )
     return list(going.distinct().order_by("-created_at", "-id").prefetch_related("seats")[:most])
+
+
+# A game's seat tokens stay in its browsers' sessions this long after its end: its
+# players may still ask for the next game, also on a device that holds only the link.
+TOKENS_KEPT_AFTER_THE_END = timedelta(days=1)
+
+
+def tokens_in_play(tokens: list[str]) -> set[str]:
+    """Those of ``tokens`` whose seat is at a game not over, or over lately
+    (``TOKENS_KEPT_AFTER_THE_END``): of a player's own seat, or of one the computer
+    plays for them. The rest (games long over, or deleted by ``manage.py tidy``) a
+    session need not keep."""
+    ended_lately = timezone.now() - TOKENS_KEPT_AFTER_THE_END
+    going = Q(game__status__in=[Game.Status.LOBBY, Game.Status.PLAYING]) | Q(
+        game__finished_at__gte=ended_lately
+    )
+    seats = Seat.objects.filter(Q(token__in=tokens) | Q(handed_from__in=tokens), going)
+    found = {token for pair in seats.values_list("token", "handed_from") for token in pair}
+    return found & set(tokens)
 
 
 def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:

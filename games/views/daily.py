@@ -13,8 +13,7 @@ from games import clock, daily, leaderboard, names, services
 from games.errors import ActionError
 from games.models import DailyAttempt, DailyChallenge
 from games.tableview import RULESET_NAMES
-from games.viewer import remember_seats
-from games.views.access import error_page, require_GET, require_POST, viewer_of
+from games.views.access import error_page, remember, require_GET, require_POST, viewer_of
 
 # The name a browser last played under, offered again (the home page's forms)
 NAME_KEY = "player_name"
@@ -54,7 +53,7 @@ def play(request: HttpRequest) -> HttpResponse:
     except ActionError as error:
         return error_page(request, error, back="/")
     remember_name(request, name)
-    remember_seats(request.session, services.local_tokens(game, viewer))
+    remember(request, services.local_tokens(game, viewer))
     return redirect("table", game.code)
 
 

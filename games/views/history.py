@@ -31,14 +31,14 @@ from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
-from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_of
+from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_looking
 
 PAGE_SIZE = 20
 
 
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
-    viewer = viewer_of(request)
+    viewer = viewer_looking(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
     games = games.filter(services.games_of(viewer) if tab == "mine" else Q(public=True))
@@ -132,7 +132,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         not_over = ActionError(gettext("The review opens when the game is over."), status=409)
         return error_page(request, not_over, back=reverse("table", args=[code]))
     attempt = daily.attempt_of(game)
-    if attempt is not None and not _may_review_daily(game, attempt, viewer_of(request)):
+    if attempt is not None and not _may_review_daily(game, attempt, viewer_looking(request)):
         return error_page(request, DAILY_NOT_YET)
     steps = replay(game)
     turns_as_good = _turns_as_good(steps)

@@ -10,16 +10,22 @@ from games import services
 from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
-from games.viewer import remember_seats
 from games.views import daily
-from games.views.access import error_page, require_GET, require_POST, viewer_of
+from games.views.access import (
+    error_page,
+    remember,
+    require_GET,
+    require_POST,
+    viewer_looking,
+    viewer_of,
+)
 from games.views.history import in_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(initial={"name": daily.remembered_name(request)})
-    context = {"form": form, "in_progress": in_progress(viewer_of(request))}
+    context = {"form": form, "in_progress": in_progress(viewer_looking(request))}
     return render(request, "games/home.html", {**context, **daily.daily_choices(request)})
 
 
@@ -45,7 +51,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
         context = {"form": form, **daily.daily_choices(request)}
         return render(request, "games/home.html", context, status=error.status)
     daily.remember_name(request, data["name"])
-    remember_seats(request.session, services.local_tokens(game, viewer))
+    remember(request, services.local_tokens(game, viewer))
     game.refresh_from_db()
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", game.code)

@@ -203,10 +203,7 @@ def test_two_tabs_pressing_at_once_get_one_game(settings) -> None:
         tabs.append(tab)
 
     responses = race(
-        [
-            lambda tab=tab: tab.post("/daily/play/", {"daily": "yatzy", "name": "A"})
-            for tab in tabs
-        ]
+        [lambda tab=tab: tab.post("/daily/play/", {"daily": "yatzy", "name": "A"}) for tab in tabs]
     )
 
     assert [r.status_code for r in responses] == [302, 302, 302]
