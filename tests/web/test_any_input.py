@@ -107,6 +107,8 @@ def send(route: Route, tables: Tables, data: st.DataObject) -> int:
         "token": real_or_odd(tables.tokens),
         "position": real_or_odd(["0", "1", "2"]),
         "language": real_or_odd(["fi", "en"]),
+        "ruleset": real_or_odd(["yatzy", "yahtzee", "maxi_yatzy"]),
+        "day": real_or_odd(["2026-06-01", "2026-02-30", "1999-12-31", "9999-12-31"]),
     }
     path = path_of(route, {part: data.draw(values[part], part) for part in route.parts[1::2]})
     method = data.draw(st.one_of(st.sampled_from(["GET", "POST"]), st.sampled_from(METHODS)))
@@ -178,4 +180,11 @@ def test_every_address_is_driven() -> None:
     names = {route.name for route in ROUTES}
     assert {"healthz", "metrics", "set_language", "home", "take_back", "rejoin"} <= names
     for route in ROUTES:
-        assert set(route.parts[1::2]) <= {"code", "token", "position", "language"}, route
+        assert set(route.parts[1::2]) <= {
+            "code",
+            "token",
+            "position",
+            "language",
+            "ruleset",
+            "day",
+        }, route

@@ -195,7 +195,7 @@ def test_a_reload_mid_game_and_pressing_again_go_back_to_the_same_game(
 def test_two_tabs_pressing_at_once_get_one_game(settings) -> None:
     at(settings, NOON)
     alice = Client()
-    alice.get("/")  # the browser's session, which its tabs share
+    alice.get(f"/daily/yatzy/{DAY}/")  # the browser's session, which its tabs share
     tabs = []
     for _ in range(3):
         tab = Client()
