@@ -251,3 +251,17 @@ YATZY_METRICS_ALLOW = env_networks("YATZY_METRICS_ALLOW")
 YATZY_METRICS_TOKEN = env_str("YATZY_METRICS_TOKEN", "")
 if YATZY_METRICS_TOKEN and len(YATZY_METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("YATZY_METRICS_TOKEN must be at least 16 characters long.")
+
+# What the table's sockets may hold of a server process (games/readers.py): the data a
+# socket was sent and its page has not yet said it read, how long a page may take to
+# say so, and how many sockets one browser may keep open to each process. Past either
+# of the first two a socket is closed (4408) and its page connects again; past the
+# third a new socket is closed (4409) and its page says why.
+YATZY_SOCKET_UNREAD_KB = env_int("YATZY_SOCKET_UNREAD_KB", 256)
+YATZY_SOCKET_READ_TIMEOUT_S = env_int("YATZY_SOCKET_READ_TIMEOUT_S", 30)
+YATZY_SOCKETS_PER_BROWSER = env_int("YATZY_SOCKETS_PER_BROWSER", 20)
+if min(YATZY_SOCKET_UNREAD_KB, YATZY_SOCKET_READ_TIMEOUT_S, YATZY_SOCKETS_PER_BROWSER) < 1:
+    raise ImproperlyConfigured(
+        "YATZY_SOCKET_UNREAD_KB, YATZY_SOCKET_READ_TIMEOUT_S and YATZY_SOCKETS_PER_BROWSER"
+        " must each be 1 or more."
+    )

@@ -138,6 +138,12 @@
   // itself within ~5 s; the table it is sent on connecting is the table as it is now. A
   // move that could not reach the server is said so, not dropped without a word.
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
+  // The server's own close codes (games/readers.py, games/consumers.py): a page that did
+  // not read its messages in time connects again; a browser with too many sockets open
+  // does not; and while the live updates are paused (Redis is down) htmx tries again.
+  var SLOW_READER = 4408;
+  var TOO_MANY_SOCKETS = 4409;
+  var TRY_AGAIN_LATER = 1013;
   var leaving = false;
   var lost = false;
   function reconnectDelay(tries) {
@@ -173,9 +179,41 @@
     // a move that could not be sent stays said while the socket is tried again:
     // each failed try replaced it within a second, before a player had read it
     lost = true;
-    var retried = RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0;
+    var code = event.detail.event.code;
+    if (code === SLOW_READER) {
+      var socket = event.detail.socketWrapper;
+      setTimeout(function () { socket.reconnect(); }, reconnectDelay(0));
+    }
+    var retried = code === SLOW_READER || RETRIED_BY_HTMX.indexOf(code) >= 0;
     if (retried && stateShown() === "unsent") return;
-    say(retried ? "lost" : "closed");
+    if (code === TOO_MANY_SOCKETS) say("crowded");
+    else if (code === TRY_AGAIN_LATER) say("paused");
+    else say(retried ? "lost" : "closed");
+  });
+
+  // What this page has handled of its socket's messages, said back to the server
+  // ("ack N", games/readers.py): a socket whose page does not answer in time is closed,
+  // and one that does holds nothing unread on the server. One answer for the messages
+  // of half a second, on the socket they came by (a new one starts counting afresh).
+  var ACK_AFTER_MS = 500;
+  var handled = 0;
+  var ackTimer = null;
+  function forgetHandled() {
+    handled = 0;
+    clearTimeout(ackTimer);
+    ackTimer = null;
+  }
+  document.addEventListener("htmx:wsOpen", forgetHandled);
+  document.addEventListener("htmx:wsClose", forgetHandled);
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    handled += 1;
+    if (ackTimer !== null) return;
+    var socket = event.detail.socketWrapper;
+    ackTimer = setTimeout(function () {
+      ackTimer = null;
+      if (handled) socket.send("ack " + handled);
+      handled = 0;
+    }, ACK_AFTER_MS);
   });
   function sayBack() {
     say("back");
