@@ -21,6 +21,7 @@ from channels.layers import BaseChannelLayer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from redis.exceptions import RedisError
 
 from games import bots, broadcast, metrics, presence, readers, seating
 from games.broadcast import group_name, presence_notice
@@ -32,8 +33,9 @@ from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
-# The channel layer cannot be reached (Redis is down): the page tries again later.
-CLOSE_TRY_AGAIN_LATER = 1013
+# The channel layer cannot be reached (Redis is down): the page tries again later. Not
+# the standard 1013, which autobahn lets no application send (1000 or 3000-4999 only).
+CLOSE_TRY_AGAIN_LATER = 4503
 TOO_MANY = "too many"  # ``_arrive``'s answer when the browser has too many sockets open
 
 logger = logging.getLogger(__name__)
@@ -50,6 +52,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     browser: str | None = None  # whose open sockets this one is counted among, once it is
     closing = False  # closed by the server: nothing more is sent
     reading_check: asyncio.TimerHandle | None = None  # when its page must have read more
+    accepted = False
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """The socket's whole life, from its handshake to its end however it ends (a
@@ -62,6 +65,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         try:
             await super().__call__(scope, receive, send)
+        except RedisError:
+            # The channel layer lost Redis: this socket would hear of no move. Its page
+            # is told to try again later (1013), and does, until Redis is back.
+            logger.warning("a socket of a table lost the channel layer", exc_info=True)
+            if not self.accepted:
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
         finally:
             metrics.SOCKETS_OPEN[page].dec()
             if self.browser is not None:
@@ -78,14 +88,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
+        self.accepted = True
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
-        try:
-            await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        except Exception:  # Redis is down: nothing would reach this socket
-            logger.warning("a socket of table %s could not join its group", self.code)
-            await self.close(code=CLOSE_TRY_AGAIN_LATER, reason="live updates are paused")
-            return
+        await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         arrival = await database_sync_to_async(self._arrive)(time.monotonic())
         if arrival is None or isinstance(arrival, str):
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)

@@ -181,10 +181,17 @@ STORAGES = {
 }
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a seat's token lives in the session
-# Every move reads its session: from the cache, with the database behind it (one query
-# less a move). The embedded default is one process with its own memory cache; with
-# several processes the cache is Redis, shared, so no process holds a stale session.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Every move reads its session. On the embedded default from the process's own memory
+# cache, with the database behind it (one query less a move). With Redis, from the
+# database alone: sessions must not depend on Redis being up. cached_db fails a
+# request whose session it cannot put back in an unreachable cache, and a session
+# written while Redis is down leaves its old copy there, read again once Redis is
+# back (a seat taken meanwhile forgotten). docs/deploy.md, "When Redis is down".
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.db"
+    if "REDIS_URL" in os.environ or PRODUCTION
+    else "django.contrib.sessions.backends.cached_db"
+)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 

@@ -139,11 +139,13 @@
   // move that could not reach the server is said so, not dropped without a word.
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
   // The server's own close codes (games/readers.py, games/consumers.py): a page that did
-  // not read its messages in time connects again; a browser with too many sockets open
-  // does not; and while the live updates are paused (Redis is down) htmx tries again.
+  // not read its messages in time connects again at once; while the live updates are
+  // paused (Redis is down) it tries again, less and less often; a browser with too
+  // many sockets open does not.
   var SLOW_READER = 4408;
   var TOO_MANY_SOCKETS = 4409;
-  var TRY_AGAIN_LATER = 1013;
+  var TRY_AGAIN_LATER = 4503;
+  var pausedTries = 0; // since the socket last brought a message
   var leaving = false;
   var lost = false;
   function reconnectDelay(tries) {
@@ -180,11 +182,13 @@
     // each failed try replaced it within a second, before a player had read it
     lost = true;
     var code = event.detail.event.code;
-    if (code === SLOW_READER) {
+    if (code === SLOW_READER || code === TRY_AGAIN_LATER) {
       var socket = event.detail.socketWrapper;
-      setTimeout(function () { socket.reconnect(); }, reconnectDelay(0));
+      var tries = code === TRY_AGAIN_LATER ? pausedTries++ : 0;
+      setTimeout(function () { socket.reconnect(); }, reconnectDelay(tries));
     }
-    var retried = code === SLOW_READER || RETRIED_BY_HTMX.indexOf(code) >= 0;
+    var retried = code === SLOW_READER || code === TRY_AGAIN_LATER ||
+      RETRIED_BY_HTMX.indexOf(code) >= 0;
     if (retried && stateShown() === "unsent") return;
     if (code === TOO_MANY_SOCKETS) say("crowded");
     else if (code === TRY_AGAIN_LATER) say("paused");
@@ -206,6 +210,7 @@
   document.addEventListener("htmx:wsOpen", forgetHandled);
   document.addEventListener("htmx:wsClose", forgetHandled);
   document.addEventListener("htmx:wsAfterMessage", function (event) {
+    pausedTries = 0;
     handled += 1;
     if (ackTimer !== null) return;
     var socket = event.detail.socketWrapper;

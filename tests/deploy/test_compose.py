@@ -81,3 +81,13 @@ def test_the_proxy_passes_on_the_address_that_connected_not_the_one_a_client_cla
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in NGINX
     assert "$proxy_add_x_forwarded_for" not in NGINX
     assert "--proxy-headers" in DOCKERFILE
+
+
+def test_the_web_processes_health_is_the_sites_own_check_and_says_what_is_down() -> None:
+    for service in WEB:
+        check = COMPOSE["services"][service]["healthcheck"]["test"]
+        assert check[:3] == ["CMD", "python", "-c"], check
+        script = check[3]
+        assert "http://127.0.0.1:8000/healthz" in script
+        compile(script, "healthcheck", "exec")  # the check itself runs
+        assert "sys.exit(down.read().decode())" in script  # 503's "down: ..." is shown
