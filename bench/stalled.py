@@ -189,11 +189,13 @@ class PeakMemory:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.peak = procstat.rss_bytes(pid)
+        self.kernel_before = self.kernel_peak = procstat.tcp_kernel_bytes()
         self._task: asyncio.Task[None] | None = None
 
     async def _sample(self) -> None:
         while True:
             self.peak = max(self.peak, procstat.rss_bytes(self.pid))
+            self.kernel_peak = max(self.kernel_peak, procstat.tcp_kernel_bytes())
             await asyncio.sleep(0.1)
 
     def __enter__(self) -> PeakMemory:
@@ -263,6 +265,7 @@ async def run(args: argparse.Namespace, var_dir: str) -> dict:
             "peak_mb": mb(memory.peak),
             "after_mb": mb(after),
             "growth_mb": mb(memory.peak - before),
+            "kernel_tcp_growth_mb": mb(memory.kernel_peak - memory.kernel_before),
             "table_sockets_open_with_them": int(opened),
             "closed_as_slow_readers": int(closed),
             "table_sockets_open_at_the_end": int(still_open),
@@ -307,7 +310,8 @@ def print_report(report: dict) -> None:
         f"  with {report['stalled_sockets']} stalled sockets"
         f" ({crowded['table_sockets_open_with_them']} table sockets open with them):"
         f" server {crowded['before_mb']} -> peak {crowded['peak_mb']} MB"
-        f" (+{crowded['growth_mb']}), {crowded['after_mb']} MB after;"
+        f" (+{crowded['growth_mb']}), {crowded['after_mb']} MB after; the kernel's TCP"
+        f" buffers +{crowded['kernel_tcp_growth_mb']} MB at most;"
         f" {crowded['closed_as_slow_readers']} closed as slow readers,"
         f" {crowded['table_sockets_open_at_the_end']} table sockets open at the end"
     )

@@ -264,7 +264,7 @@ if YATZY_METRICS_TOKEN and len(YATZY_METRICS_TOKEN) < 16:
 # say so, and how many sockets one browser may keep open to each process. Past either
 # of the first two a socket is closed (4408) and its page connects again; past the
 # third a new socket is closed (4409) and its page says why.
-YATZY_SOCKET_UNREAD_KB = env_int("YATZY_SOCKET_UNREAD_KB", 256)
+YATZY_SOCKET_UNREAD_KB = env_int("YATZY_SOCKET_UNREAD_KB", 128)
 YATZY_SOCKET_READ_TIMEOUT_S = env_int("YATZY_SOCKET_READ_TIMEOUT_S", 30)
 YATZY_SOCKETS_PER_BROWSER = env_int("YATZY_SOCKETS_PER_BROWSER", 20)
 if min(YATZY_SOCKET_UNREAD_KB, YATZY_SOCKET_READ_TIMEOUT_S, YATZY_SOCKETS_PER_BROWSER) < 1:
