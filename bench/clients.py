@@ -8,6 +8,7 @@ has the new version (or gives up on it and counts it lost).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import secrets
@@ -21,6 +22,7 @@ from bench.http import HttpSession, Response
 
 VERSION = re.compile(rb'data-version="(\d+)"')
 UPDATE_TIMEOUT = 5.0
+ACK_AFTER_S = 0.5  # as table.js: one "ack N" for the messages of half a second
 # What Chromium adds to an htmx POST: the server parses all of it, so the browsers here
 # send it too.
 BROWSER_HEADERS = {
@@ -72,6 +74,8 @@ class Browser:
         self._waiters: dict[int, asyncio.Future[float]] = {}
         self._socket: websockets.ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._handled = 0  # messages read and not yet answered for (games/readers.py)
+        self._answer: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         self.connected_at = 0.0
         # what a table page names itself by (its socket's address, its moves' header):
@@ -143,6 +147,9 @@ class Browser:
                 self.retries += 1
                 await asyncio.sleep(delay * (0.5 + random.random()))
                 delay = min(delay * 2, 5.0)
+        if self._answer is not None:  # an answer due on the last socket is not this one's
+            self._answer.cancel()
+        self._handled = 0
         self._reader = asyncio.create_task(self._read(self._socket))
 
     async def _read(self, socket: websockets.ClientConnection) -> None:
@@ -151,6 +158,7 @@ class Browser:
                 # the frame's bytes as they came: a table is only searched, not read
                 data = await socket.recv(decode=False)
                 now = time.perf_counter()
+                self._read_one(socket)
                 match = VERSION.search(data)
                 if match is None:
                     continue
@@ -176,6 +184,18 @@ class Browser:
                     waiter.set_result(now)
         except websockets.ConnectionClosed:
             pass
+
+    def _read_one(self, socket: websockets.ClientConnection) -> None:
+        """Say what was read, as the page does: a socket that does not is closed."""
+        self._handled += 1
+        if self._answer is None or self._answer.done():
+            self._answer = asyncio.create_task(self._say_read(socket))
+
+    async def _say_read(self, socket: websockets.ClientConnection) -> None:
+        await asyncio.sleep(ACK_AFTER_S)
+        handled, self._handled = self._handled, 0
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await socket.send(f"ack {handled}")
 
     async def wait_for(self, version: int, timeout: float = UPDATE_TIMEOUT) -> float | None:
         if version in self.arrivals:

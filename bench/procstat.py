@@ -22,6 +22,16 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+def tcp_kernel_bytes() -> int:
+    """What the machine's kernel holds in TCP buffers (all sockets, /proc/net/sockstat):
+    data sent and not yet taken by its reader sits there before a process's own buffer."""
+    for line in Path("/proc/net/sockstat").read_text().splitlines():
+        if line.startswith("TCP:"):
+            fields = line.split()
+            return int(fields[fields.index("mem") + 1]) * os.sysconf("SC_PAGE_SIZE")
+    return 0
+
+
 def machine_ticks() -> tuple[int, int]:
     """(stolen, all): the clock ticks of every CPU of the machine so far, and of those
     the ticks the hypervisor gave to other guests ("steal", 0 where it is not told)."""

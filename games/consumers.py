@@ -8,6 +8,7 @@ the socket: they are HTTP POSTs with CSRF and the seat check.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import logging
 import math
@@ -21,8 +22,9 @@ from channels.layers import BaseChannelLayer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
+from redis.exceptions import RedisError
 
-from games import bots, broadcast, limits, metrics, presence, seating
+from games import bots, broadcast, limits, metrics, presence, readers, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
 from games.rendering import cached_live, handed_over_offer, render_live
@@ -35,6 +37,10 @@ CLOSE_NO_MESSAGES = 4400
 # Over the limit of sockets connecting from one browser or address (games/limits.py):
 # the page says so and does not try again by itself (static/js/table.js).
 CLOSE_TOO_MANY = 4429
+# The channel layer cannot be reached (Redis is down): the page tries again later. Not
+# the standard 1013, which autobahn lets no application send (1000 or 3000-4999 only).
+CLOSE_TRY_AGAIN_LATER = 4503
+TOO_MANY = "too many"  # ``_arrive``'s answer when the browser has too many sockets open
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +53,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     page = ""  # the table page's id (none for the lobby page, or if not one the site made)
     lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
     offered: tuple[tuple[int, str], ...] = ()  # the seats this page is offered to take back
+    browser: str | None = None  # whose open sockets this one is counted among, once it is
+    closing = False  # closed by the server: nothing more is sent
+    reading_check: asyncio.TimerHandle | None = None  # when its page must have read more
+    accepted = False
 
     async def __call__(self, scope: dict, receive, send) -> None:
         """The socket's whole life, from its handshake to its end however it ends (a
@@ -54,10 +64,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         page = "lobby" if scope["url_route"]["kwargs"].get("page") is None else "table"
         self.pushed = metrics.PUSHED[page]
         metrics.SOCKETS_OPEN[page].inc()
+        self.unread = readers.Unread(
+            settings.YATZY_SOCKET_UNREAD_KB * 1024, settings.YATZY_SOCKET_READ_TIMEOUT_S
+        )
         try:
             await super().__call__(scope, receive, send)
+        except RedisError:
+            # The channel layer lost Redis: this socket would hear of no move. Its page
+            # is told to try again later (1013), and does, until Redis is back.
+            logger.warning("a socket of a table lost the channel layer", exc_info=True)
+            if not self.accepted:
+                await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
         finally:
             metrics.SOCKETS_OPEN[page].dec()
+            if self.browser is not None:
+                readers.OPEN.give_back(self.browser)
+            if self.reading_check is not None:
+                self.reading_check.cancel()
 
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
@@ -68,6 +92,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
+        self.accepted = True
         limited = settings.YATZY_LIMITS
         if limited and await sync_to_async(socket_refusal, thread_sensitive=False)(self.scope):
             await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
@@ -76,9 +101,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
         arrival = await database_sync_to_async(self._arrive)(time.monotonic())
-        if arrival is None:
+        if arrival is None or isinstance(arrival, str):
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
-            await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
+            if arrival is None:
+                await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
+            else:
+                await self._close(readers.CLOSE_TOO_MANY_SOCKETS, "too many sockets")
             return
         html, self.sent_version, away_in = arrival
         self.sent_hash = hash(html)
@@ -86,7 +114,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if away_in is not None:  # a player gone before this socket came (or the server)
             tell_when_away(self.channel_layer, self.code, away_in)
         if self.seats:  # a player arrived: everyone's presence list changes
-            await self.channel_layer.group_send(group_name(self.code), presence_notice())
+            await self._tell_table(presence_notice())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, +1)
 
@@ -96,7 +124,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         """As Channels' send, except to a socket the browser closed while its message
         was on the way (as a page goes on to the next game): daphne refuses the send
         (autobahn's ``Disconnected``), and the message is dropped. The close itself is
-        the next message this consumer handles, and ends it."""
+        the next message this consumer handles, and ends it. A message that would take
+        the socket's unread data past its limit closes the socket instead
+        (``games/readers.py``), and once closed nothing more is sent."""
+        if self.closing:
+            return
+        size = 0 if text_data is None else readers.size_of(text_data)
+        if not self.unread.fits(size):
+            await self._close(readers.CLOSE_SLOW_READER, "did not read its messages")
+            return
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:
@@ -104,20 +140,71 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             if text_data is not None or bytes_data is not None:
                 self.pushed.inc()
+            if text_data is not None:
+                self._sent(size)
+
+    def _sent(self, size: int) -> None:
+        """Count a message as unread until the page says it handled it, and watch for
+        the time by which it must have."""
+        loop = asyncio.get_running_loop()
+        self.unread.add(size, loop.time())
+        if self.reading_check is None:
+            self.reading_check = loop.call_at(self.unread.due() or 0.0, self._check_reading)
+
+    def _check_reading(self) -> None:
+        """On the loop, when the oldest unread message may have waited too long: close
+        the socket if it has, else look again when the next one will have."""
+        loop = asyncio.get_running_loop()
+        self.reading_check = None
+        due = self.unread.due()
+        if due is None:
+            return
+        if due > loop.time():
+            self.reading_check = loop.call_at(due, self._check_reading)
+            return
+        task = loop.create_task(self._close(readers.CLOSE_SLOW_READER, "did not read in time"))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    async def _close(self, code: int, reason: str) -> None:
+        """Close the socket on the server's own account, once, and count why."""
+        if self.closing:
+            return
+        self.closing = True
+        metrics.SOCKETS_CLOSED[code].inc()
+        await self.close(code=code, reason=reason)
+
+    async def _tell_table(self, message: dict) -> None:
+        """Send ``message`` to the table's group; a layer that fails (Redis is down) is
+        logged, not raised: the socket goes on, and so does the table."""
+        try:
+            await self.channel_layer.group_send(group_name(self.code), message)
+        except Exception:
+            logger.warning("a presence notice of table %s was not sent", self.code)
 
     async def disconnect(self, code: int) -> None:
         if not self.game_id:
             return
-        await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
+        with contextlib.suppress(Exception):  # a layer that is down has forgotten it anyway
+            await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.seats:
             await database_sync_to_async(presence.leave)(self.seats)
-            await self.channel_layer.group_send(group_name(self.code), presence_notice())
+            await self._tell_table(presence_notice())
             tell_when_away(self.channel_layer, self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
+        """The page says how many messages it has handled (``games/readers.py``); it
+        sends nothing else: moves are HTTP POSTs."""
+        count = readers.parse_ack(text_data)
+        if count is None:
+            await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
+            return
+        self.unread.read(count)
+        if not self.unread.sent and self.reading_check is not None:
+            self.reading_check.cancel()
+            self.reading_check = None
 
     async def game_changed(self, event: dict) -> None:
         """Send the table as it is now. A notice of a version this browser already
@@ -149,13 +236,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if current != version or event.get("answered") != self.page:  # never "" when set
             await self.send(text_data=html)
 
-    def _arrive(self, joined_at: float) -> tuple[str, int, float | None] | None:
+    def _arrive(self, joined_at: float) -> tuple[str, int, float | None] | str | None:
         """Count this socket at its table; the table it is to be sent first, its
         version, and in how many seconds a player who has no socket open may be
         skipped. One read of the game serves the presence count, the computer player
-        and the table."""
+        and the table. None for an unknown game; ``TOO_MANY`` when the browser has as
+        many sockets open as it may."""
         # The session loads lazily from the database, so it is read here too.
         self.viewer = peek_viewer(self.scope.get("session") or {})
+        browser = readers.browser_of(self.viewer.browser_id, self.scope)
+        if browser is not None:
+            if not readers.OPEN.take(browser, settings.YATZY_SOCKETS_PER_BROWSER):
+                return TOO_MANY
+            self.browser = browser
         game = ARRIVALS.get(self.code, joined_at)
         if game is None:
             return None
@@ -191,7 +284,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if bool(held) != bool(self.seats):
             presence.SPECTATORS.change(self.game_id, self.code, -1 if self.seats else +1)
         if held != self.seats:
-            await self.channel_layer.group_send(group_name(self.code), presence_notice())
+            await self._tell_table(presence_notice())
         if offer:
             await self.send(text_data=offer)
 
@@ -225,6 +318,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 _told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector
+_closing: set[asyncio.Task] = set()  # slow readers' closes under way, kept likewise
 _due: set[tuple[str, int]] = set()  # (table, second of the loop's clock) of notices to come
 
 
@@ -245,10 +339,7 @@ def tell_when_away(layer: BaseChannelLayer, code: str, seconds: float) -> None:
 
 def _tell(layer: BaseChannelLayer, due: tuple[str, int]) -> None:
     _due.discard(due)
-    code = due[0]
-    task = asyncio.get_running_loop().create_task(
-        layer.group_send(group_name(code), presence_notice())
-    )
+    task = asyncio.get_running_loop().create_task(_tell_now(layer, due[0]))
     _told_later.add(task)
     task.add_done_callback(_told_later.discard)
 
@@ -259,6 +350,13 @@ def socket_refusal(scope: dict) -> limits.Refusal | None:
     client = scope.get("client") or ("", 0)
     browser = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
     return limits.check("socket", browser, client[0])
+
+
+async def _tell_now(layer: BaseChannelLayer, code: str) -> None:
+    try:
+        await layer.group_send(group_name(code), presence_notice())
+    except Exception:  # Redis is down: the next notice after it is back heals the table
+        logger.warning("a presence notice of table %s was not sent", code)
 
 
 def language_of(scope: dict) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
+from games import readers
+
 # no ``*_created`` series beside each counter (when it was made): twice the lines, for
 # what Prometheus does without (it tells a restart by a counter that went back)
 disable_created_metrics()
@@ -40,6 +42,18 @@ PUSHES = Counter(
 # each page's series, there from the start at 0
 SOCKETS_OPEN = {page: OPEN_SOCKETS.labels(page) for page in PAGES}
 PUSHED = {page: PUSHES.labels(page) for page in PAGES}
+
+SERVER_CLOSES = Counter(
+    "yatzy_socket_closes",
+    "WebSockets the server closed on its own account, by why: slow_reader (its page had"
+    " not read what it was sent, in size or in time; close code 4408), too_many (its"
+    " browser had as many sockets open as it may; 4409).",
+    ["reason"],
+)
+SOCKETS_CLOSED = {
+    readers.CLOSE_SLOW_READER: SERVER_CLOSES.labels("slow_reader"),
+    readers.CLOSE_TOO_MANY_SOCKETS: SERVER_CLOSES.labels("too_many"),
+}
 
 REQUEST_SECONDS = Histogram(
     "yatzy_http_request_duration_seconds",

@@ -1,5 +1,6 @@
-"""The sessions' store: Django's cached database sessions, which take no session key
-that Django could not have made.
+"""The sessions' store: Django's cached database sessions (the embedded default), which
+take no session key that Django could not have made; ``yatzy_site.db_sessions`` is the
+same over the database alone (with Redis: sessions must not depend on it).
 
 A cookie can carry any key, a NUL included (a quoted cookie's ``\\000`` is read as
 one), and PostgreSQL refuses a query holding a NUL: the page answered 500. A key of
@@ -20,6 +21,11 @@ def could_be_a_session_key(key: str | None) -> bool:
     return bool(key) and len(key or "") <= LONGEST_KEY and KEY_CHARACTERS.issuperset(key or "")
 
 
+def checked(key: str | None) -> str | None:
+    """``key``, or None (a new session) where Django could not have made it."""
+    return key if could_be_a_session_key(key) else None
+
+
 class SessionStore(CachedDbStore):
     def __init__(self, session_key: str | None = None) -> None:
-        super().__init__(session_key if could_be_a_session_key(session_key) else None)
+        super().__init__(checked(session_key))

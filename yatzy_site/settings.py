@@ -221,10 +221,16 @@ SECURE_CSP = {
 
 # A seat's token lives in the session; a session unused this long is removed (tidy).
 SESSION_COOKIE_AGE = 60 * 60 * 24 * env_int("YATZY_KEEP_SESSIONS_DAYS", 365)
-# Every move reads its session: from the cache, with the database behind it (one query
-# less a move). The embedded default is one process with its own memory cache; with
-# several processes the cache is Redis, shared, so no process holds a stale session.
-SESSION_ENGINE = "yatzy_site.sessions"  # cached_db, taking only keys Django makes
+# Every move reads its session. On the embedded default from the process's own memory
+# cache, with the database behind it (one query less a move). With Redis, from the
+# database alone: sessions must not depend on Redis being up. cached_db fails a
+# request whose session it cannot put back in an unreachable cache, and a session
+# written while Redis is down leaves its old copy there, read again once Redis is
+# back (a seat taken meanwhile forgotten). docs/deploy.md, "When Redis is down".
+# Either takes only session keys Django could have made (yatzy_site/sessions.py).
+SESSION_ENGINE = (
+    "yatzy_site.db_sessions" if "REDIS_URL" in os.environ or PRODUCTION else "yatzy_site.sessions"
+)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
@@ -332,3 +338,17 @@ for _name, _value in [
         raise ImproperlyConfigured(f"{_name} must be 1 or more.")
 if YATZY_TIDY_EVERY < 0:
     raise ImproperlyConfigured("YATZY_TIDY_EVERY_S must be 0 (never) or more seconds.")
+
+# What the table's sockets may hold of a server process (games/readers.py): the data a
+# socket was sent and its page has not yet said it read, how long a page may take to
+# say so, and how many sockets one browser may keep open to each process. Past either
+# of the first two a socket is closed (4408) and its page connects again; past the
+# third a new socket is closed (4409) and its page says why.
+YATZY_SOCKET_UNREAD_KB = env_int("YATZY_SOCKET_UNREAD_KB", 128)
+YATZY_SOCKET_READ_TIMEOUT_S = env_int("YATZY_SOCKET_READ_TIMEOUT_S", 30)
+YATZY_SOCKETS_PER_BROWSER = env_int("YATZY_SOCKETS_PER_BROWSER", 20)
+if min(YATZY_SOCKET_UNREAD_KB, YATZY_SOCKET_READ_TIMEOUT_S, YATZY_SOCKETS_PER_BROWSER) < 1:
+    raise ImproperlyConfigured(
+        "YATZY_SOCKET_UNREAD_KB, YATZY_SOCKET_READ_TIMEOUT_S and YATZY_SOCKETS_PER_BROWSER"
+        " must each be 1 or more."
+    )

@@ -1,17 +1,18 @@
 from __future__ import annotations
 
-from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 
 from games.views.home import set_language
-from yatzy_site import monitoring
+from yatzy_site import health, monitoring
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For the proxy and container health checks: the process answers and reaches its DB."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """For the container health checks: the process answers, and reaches its database
+    and its channel layer; else 503, naming what it cannot reach."""
+    down = health.down()
+    if down:
+        return HttpResponse(f"down: {', '.join(down)}", status=503, content_type="text/plain")
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -25,3 +26,5 @@ urlpatterns = [
 # Refused before any view: in the site's own pages, which htmx puts in place of the page
 handler400 = "games.views.access.bad_request"
 handler404 = "games.views.access.not_found"
+# An error no view answered: a 503 "live updates are paused" when Redis is out of reach
+handler500 = "games.views.access.server_error"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
+from django.views import defaults
 from django_htmx.middleware import HtmxDetails
+from redis.exceptions import RedisError
 
 from games import broadcast, services
 from games.errors import ActionError
@@ -50,6 +53,11 @@ UNREADABLE = _(
     "Your browser sent something this site cannot read. Go back, reload the page and try again."
 )
 NOTHING_HERE = _("There is nothing at this address. Check the link, or start a new game.")
+PAUSED = _(
+    "Live updates are paused for a moment, and this could not be done meanwhile. Nothing"
+    " was changed: try again in a few seconds."
+)
+RETRY_AFTER_S = 5
 
 
 def allow(*methods: str) -> Callable:
@@ -87,6 +95,17 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler404``: an address that is none of the site's."""
     return _refused(request, 404, NOTHING_HERE)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: an exception no view answered. One of Redis's (down, or out of
+    reach: the live updates' service) is said as such, with 503 and when to try again;
+    any other is Django's own 500 page."""
+    if isinstance(sys.exc_info()[1], RedisError):
+        response = _refused(request, 503, PAUSED)
+        response["Retry-After"] = str(RETRY_AFTER_S)
+        return response
+    return defaults.server_error(request)
 
 
 def _refused(request: HttpRequest, status: int, message: StrOrPromise) -> HttpResponse:

@@ -139,6 +139,14 @@
   // move that could not reach the server is said so, not dropped without a word.
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
   var TOO_MANY = 4429; // games/consumers.py: too many sockets from this browser or network
+  // The server's own close codes (games/readers.py, games/consumers.py): a page that did
+  // not read its messages in time connects again at once; while the live updates are
+  // paused (Redis is down) it tries again, less and less often; a browser with too
+  // many sockets open does not.
+  var SLOW_READER = 4408;
+  var TOO_MANY_SOCKETS = 4409;
+  var TRY_AGAIN_LATER = 4503;
+  var pausedTries = 0; // since the socket last brought a message
   var leaving = false;
   var lost = false;
   function reconnectDelay(tries) {
@@ -178,9 +186,44 @@
     // closed on purpose (an unknown game) is not
     // a move that could not be sent stays said while the socket is tried again:
     // each failed try replaced it within a second, before a player had read it
-    var retried = RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0;
+    var code = event.detail.event.code;
+    if (code === SLOW_READER || code === TRY_AGAIN_LATER) {
+      var socket = event.detail.socketWrapper;
+      var tries = code === TRY_AGAIN_LATER ? pausedTries++ : 0;
+      setTimeout(function () { socket.reconnect(); }, reconnectDelay(tries));
+    }
+    var retried = code === SLOW_READER || code === TRY_AGAIN_LATER ||
+      RETRIED_BY_HTMX.indexOf(code) >= 0;
     if (retried && stateShown() === "unsent") return;
-    say(retried ? "lost" : "closed");
+    if (code === TOO_MANY_SOCKETS) say("crowded");
+    else if (code === TRY_AGAIN_LATER) say("paused");
+    else say(retried ? "lost" : "closed");
+  });
+
+  // What this page has handled of its socket's messages, said back to the server
+  // ("ack N", games/readers.py): a socket whose page does not answer in time is closed,
+  // and one that does holds nothing unread on the server. One answer for the messages
+  // of half a second, on the socket they came by (a new one starts counting afresh).
+  var ACK_AFTER_MS = 500;
+  var handled = 0;
+  var ackTimer = null;
+  function forgetHandled() {
+    handled = 0;
+    clearTimeout(ackTimer);
+    ackTimer = null;
+  }
+  document.addEventListener("htmx:wsOpen", forgetHandled);
+  document.addEventListener("htmx:wsClose", forgetHandled);
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    pausedTries = 0;
+    handled += 1;
+    if (ackTimer !== null) return;
+    var socket = event.detail.socketWrapper;
+    ackTimer = setTimeout(function () {
+      ackTimer = null;
+      if (handled) socket.send("ack " + handled);
+      handled = 0;
+    }, ACK_AFTER_MS);
   });
   function sayBack() {
     say("back");
@@ -206,7 +249,7 @@
     function upToDate() {
       if (!offline) return;
       offline = false;
-      if (!lost && ["closed", "limited"].indexOf(stateShown()) < 0) sayBack();
+      if (!lost && ["closed", "limited", "crowded"].indexOf(stateShown()) < 0) sayBack();
     }
     if (fetched) fetched.then(upToDate, function () {});
     else upToDate();

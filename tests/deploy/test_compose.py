@@ -102,3 +102,13 @@ def test_the_proxy_limits_requests_and_connections_per_address_with_a_429() -> N
     assert re.search(r"limit_req zone=\w+ burst=\d+ nodelay;", NGINX)
     assert re.search(r"limit_conn_zone \$binary_remote_addr zone=\w+:\S+;", NGINX)
     assert "limit_req_status 429;" in NGINX and "limit_conn_status 429;" in NGINX
+
+
+def test_the_web_processes_health_is_the_sites_own_check_and_says_what_is_down() -> None:
+    for service in WEB:
+        check = COMPOSE["services"][service]["healthcheck"]["test"]
+        assert check[:3] == ["CMD", "python", "-c"], check
+        script = check[3]
+        assert "http://127.0.0.1:8000/healthz" in script
+        compile(script, "healthcheck", "exec")  # the check itself runs
+        assert "sys.exit(down.read().decode())" in script  # 503's "down: ..." is shown

@@ -509,6 +509,7 @@ async def test_bots_move_by_themselves_a_step_at_a_time_in_a_server(
 ) -> None:
     settings.YATZY_BOT_RUNNER = "thread"
     settings.YATZY_BOT_DELAY = 0.05
+    settings.YATZY_SOCKET_UNREAD_KB = 1024  # the watcher reads the whole game at its end
     host = [(b"host", b"testserver")]
     served = await HttpCommunicator(application, "GET", "/healthz", headers=host).get_response()
     assert served["status"] == 200  # the server's loop is serving

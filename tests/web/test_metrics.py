@@ -84,6 +84,7 @@ def test_a_listed_address_reads_them_in_prometheus_text_format(operator: Client)
         "yatzy_moves": "counter",
         "yatzy_pushes": "counter",
         "yatzy_open_sockets": "gauge",
+        "yatzy_socket_closes": "counter",
         "yatzy_http_request_duration_seconds": "histogram",
         "yatzy_http_errors": "counter",
     }
