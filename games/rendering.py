@@ -127,7 +127,8 @@ def scorecard_html(card: Scorecard) -> SafeString:
         for r, (_key, name, kind) in enumerate(card.rows)
     )
     head = fragment("scorecard-head", columns=card.columns, current_column=card.current_column)
-    return render_to_string(f"{TEMPLATE}#scorecard", {"head": head, "rows": rows})
+    context = {"head": head, "rows": rows, "columns": len(card.columns)}
+    return render_to_string(f"{TEMPLATE}#scorecard", context)
 
 
 def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:
