@@ -58,11 +58,11 @@ def test_a_roll_tumbles_the_rolled_dice_in_every_browser_and_not_the_held_ones(
         roll_on_screen(page, 2)
         expect(page.locator(ROLLING)).to_have_count(3)
         expect(page.locator("#table .die.held.rolling")).to_have_count(0)
-        assert page.locator(ROLLING).evaluate_all(
-            "dice => dice.map(die => die.id)"
-        ) == ["die-0", "die-2", "die-4"]
+        rolled = page.locator(ROLLING).evaluate_all("dice => dice.map(die => die.id)")
+        assert rolled == ["die-0", "die-2", "die-4"]
         timing = page.locator(f"{ROLLING} .die-face").first.evaluate(
-            "face => [getComputedStyle(face).animationName, getComputedStyle(face).animationDuration]"
+            "face => [getComputedStyle(face).animationName,"
+            " getComputedStyle(face).animationDuration]"
         )
         assert timing[0].startswith("die-roll"), timing
         assert float(timing[1].removesuffix("s")) <= 0.6, timing  # within ~600 ms

@@ -48,7 +48,9 @@ def test_a_menu_stepped_through_by_keys_goes_on_enter(new_page, site: Server) ->
 
 
 @pytest.fixture
-def page_without_javascript(browser: object, site: Server, transactional_db: None) -> Iterator[Page]:
+def page_without_javascript(
+    browser: object, site: Server, transactional_db: None
+) -> Iterator[Page]:
     context = browser.new_context(java_script_enabled=False)  # type: ignore[attr-defined]
     context.set_default_timeout(TIMEOUT_MS)
     yield context.new_page()
