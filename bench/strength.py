@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> None:
             rng = random.Random(args.seed)
             started = time.perf_counter()
             scores = [
-                bots.play(rules.new_game(ruleset, [[0]]), {0: level}, rng).totals(0).total
+                bots.play(rules.new_game(ruleset, [[0]]), {0: level}, rng, rules.RandomDice(rng))
+                .totals(0)
+                .total
                 for _ in range(args.games)
             ]
             elapsed = (time.perf_counter() - started) * 1000 / args.games
@@ -66,7 +68,7 @@ def timing(ruleset: str) -> None:
             move = bots.choose_move(state, "good", rng)
             if state.roll_number:
                 positions.append(state)
-            state = rules.apply(state, 0, move, rng)
+            state = rules.apply(state, 0, move, rules.RandomDice(rng))
     started = time.perf_counter()
     for state in positions:
         advice.advise(state, solver)

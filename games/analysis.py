@@ -108,12 +108,13 @@ class Analysis:
     unavailable: str = ""  # why there is no analysis, when there is none
 
 
-_CACHE: OrderedDict[tuple[int, int], Analysis] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, int], Analysis] = OrderedDict()
 
 
 def analyse(game: Game, steps: list[Step] | None = None) -> Analysis:
     """The analysis of a finished game (kept per process: a finished game never changes)."""
-    key = (game.id, game.version)
+    # (ids are reused when a test database rolls back; codes are not)
+    key = (game.id, game.code, game.version)
     if key in _CACHE:
         return _CACHE[key]
     result = _analyse(game, replay(game) if steps is None else steps)

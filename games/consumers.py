@@ -13,14 +13,16 @@ import logging
 import math
 import time
 
+from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from games import bots, broadcast, metrics, presence, seating
+from games import bots, broadcast, limits, metrics, presence, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
 from games.rendering import cached_live, handed_over_offer, render_live
@@ -30,6 +32,9 @@ from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_NO_MESSAGES = 4400
+# Over the limit of sockets connecting from one browser or address (games/limits.py):
+# the page says so and does not try again by itself (static/js/table.js).
+CLOSE_TOO_MANY = 4429
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +68,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
+        limited = settings.YATZY_LIMITS
+        if limited and await sync_to_async(socket_refusal, thread_sensitive=False)(self.scope):
+            await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
+            return
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
@@ -242,6 +251,14 @@ def _tell(layer: BaseChannelLayer, due: tuple[str, int]) -> None:
     )
     _told_later.add(task)
     task.add_done_callback(_told_later.discard)
+
+
+def socket_refusal(scope: dict) -> limits.Refusal | None:
+    """Count a socket connecting against the limits of its browser (its session cookie)
+    and address. Off the event loop: the counts may be in Redis."""
+    client = scope.get("client") or ("", 0)
+    browser = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
+    return limits.check("socket", browser, client[0])
 
 
 def language_of(scope: dict) -> str:

@@ -28,6 +28,12 @@ def dice_export(game: Game) -> dict:
             code="no_seed",
             status=404,
         )
+    if game.status == Game.Status.FINISHED and not game.revealed_seed:
+        raise ActionError(
+            _("A daily challenge's seed stays secret until its day is over (midnight UTC)."),
+            code="day_not_over",
+            status=409,
+        )
     if not game.revealed_seed:
         raise ActionError(
             _("The dice seed stays secret until the game is over."),

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import clock
 from games.names import MAX_NAME_CODE_POINTS, name_key
 from games.rules import GameState, TableOptions
 
@@ -66,6 +67,9 @@ class Game(models.Model):
     # start. Empty in games made before dice were committed (and with scripted dice).
     dice_seed = models.CharField(max_length=64, blank=True, editable=False)
     dice_commitment = models.CharField(max_length=64, blank=True, editable=False)
+    # A daily challenge's game (``DailyAttempt``) plays the day's seed, which everyone
+    # plays that day: it stays secret until then, even once the game is over.
+    seed_secret_until = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -80,8 +84,16 @@ class Game(models.Model):
 
     @property
     def revealed_seed(self) -> str:
-        """The dice seed, once the game is over; "" before (and in games without)."""
-        return self.dice_seed if self.status == self.Status.FINISHED else ""
+        """The dice seed, once the game is over (and, for a daily challenge's, once its
+        day is); "" before (and in games without)."""
+        if self.status != self.Status.FINISHED or not self.seed_revealable:
+            return ""
+        return self.dice_seed
+
+    @property
+    def seed_revealable(self) -> bool:
+        """Whether the seed's secrecy has no date, or its date has come."""
+        return self.seed_secret_until is None or clock.now() >= self.seed_secret_until
 
     @property
     def table_options(self) -> TableOptions:
@@ -273,3 +285,61 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} at version {self.version}"
+
+
+class DailyChallenge(models.Model):
+    """A day's challenge for one rule set: a solo game whose dice everyone that day
+    draws from the same committed seed (``rules.fairness``; the dice follow from the
+    turn, the roll and the die's position alone). The seed is revealed once the day
+    (UTC) is over."""
+
+    day = models.DateField()
+    ruleset = models.CharField(max_length=20)
+    seed = models.CharField(max_length=64, editable=False)
+    commitment = models.CharField(max_length=64, editable=False)
+    # What the Perfect computer player scores on the day's dice, once worked out
+    # (``games.daily.par_of``: it needs the solver's tables)
+    par = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "ruleset"], name="one_challenge_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} {self.day}"
+
+
+class DailyAttempt(models.Model):
+    """One game of a daily challenge, by one browser. A browser's first attempt
+    finished within the day counts on the day's table; the others are practice."""
+
+    class Result(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        COUNTED = "counted", _("Counted")
+        PRACTICE = "practice", _("Practice")
+        LATE = "late", _("Finished after the day")
+
+    challenge = models.ForeignKey(DailyChallenge, on_delete=models.CASCADE, related_name="attempts")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily")
+    browser_id = models.CharField(max_length=64)
+    name = models.CharField(max_length=MAX_NAME_CODE_POINTS)  # the player's, as at the table
+    result = models.CharField(max_length=10, choices=Result.choices, default=Result.PLAYING)
+    score = models.SmallIntegerField(null=True, blank=True)
+    # points lost against perfect play over the game's decisions, once analysed
+    lost = models.FloatField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["challenge", "browser_id"],
+                condition=models.Q(result="counted"),
+                name="one_counted_attempt_per_browser",
+            ),
+        ]
+        indexes = [models.Index(fields=["challenge", "browser_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.challenge}: {self.game.code} ({self.result})"

@@ -37,6 +37,21 @@ def host_seats(game: Game, seats: Iterable[Seat] | None = None) -> list[Seat]:
     ]
 
 
+def browsers_seat(seats: Iterable[Seat], viewer: Viewer) -> Seat | None:
+    """The seat of ``seats`` that ``viewer``'s browser has already: one its session
+    holds, or one taken by the browser whose session does not hold it yet (Join
+    pressed twice at once: the second press, under the table's lock after the first,
+    finds the first one's seat by the browser)."""
+    return next(
+        (
+            s
+            for s in seats
+            if s.token in viewer.tokens or (viewer.browser_id and s.browser_id == viewer.browser_id)
+        ),
+        None,
+    )
+
+
 def player_tokens(game: Game) -> frozenset[str]:
     """The tokens of the game's players: of a seat the computer played for a player
     who went away, the player's (``handed_from``). At the end, these may ask for the

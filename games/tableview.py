@@ -9,12 +9,13 @@ from typing import NamedTuple
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import formats
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games import rules, seating
+from games import daily, rules, seating
 from games.bidi import isolated
 from games.models import Game, GameEvent, Seat
 from games.scorecard import Scorecard, column_heads, scorecard
@@ -104,6 +105,28 @@ class Table(NamedTuple):
     perfect_as_good: str  # that its Perfect computer players play as Good, translated
     dice_commitment: str  # the dice fingerprint ("" in games without committed dice)
     dice_seed: str  # the seed it commits to, once the game is over (else "")
+    daily: DailyNote | None  # what daily challenge the game is, if it is one
+
+
+class DailyNote(NamedTuple):
+    """A daily challenge's game: which day's, where the day's table is, and whether
+    it is practice (its browser has a result that counts, or the day is over)."""
+
+    day: str  # as the language writes dates
+    url: str
+    practice: bool
+
+
+def daily_note(game: Game) -> DailyNote | None:
+    attempt = daily.attempt_of(game)
+    if attempt is None:
+        return None
+    challenge = attempt.challenge
+    return DailyNote(
+        day=formats.date_format(challenge.day, "DATE_FORMAT"),
+        url=reverse("daily_day", args=[challenge.ruleset, challenge.day.isoformat()]),
+        practice=daily.is_practice(attempt),
+    )
 
 
 class Confirm(NamedTuple):
@@ -170,7 +193,8 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
         if may_skip and not live and not state.is_finished
         else "",
-        can_play_again=bool(shared.players & viewer.tokens),  # (only the end asks)
+        # (only the end asks; a daily challenge has no next game)
+        can_play_again=bool(shared.players & viewer.tokens) and game.seed_secret_until is None,
         ranking=ranking,
         scorecard=scorecard(state, names, live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game else "",
@@ -179,6 +203,7 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
         dice_commitment=game.dice_commitment,
         dice_seed=game.revealed_seed,
+        daily=daily_note(game),
     )
 
 
@@ -422,6 +447,7 @@ def shared_key(game: Game) -> SharedKey:
                 game.code,  # ids are reused when a test database rolls back; codes are not
                 game.version,
                 game.next_game_id,
+                game.seed_revealable,  # a daily challenge's seed shows once its day is over
                 tuple((s.id, s.connections > 0, s.away_since) for s in seats),
                 skip.host is not None,  # the player to move is away
                 bool(skip.players),  # and the host too

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import history, home, pwa, room, table
+from games.views import daily, history, home, pwa, room, table
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -27,6 +27,9 @@ urlpatterns = [
     path("g/<str:code>/review/", history.review, name="review"),
     path("g/<str:code>/dice.json", history.dice, name="dice_export"),
     path("history/", history.history, name="history"),
+    path("daily/play/", daily.play, name="daily_play"),
+    path("daily/<str:ruleset>/", daily.today, name="daily_today"),
+    path("daily/<str:ruleset>/<str:day>/", daily.day, name="daily_day"),
     path("manifest/<str:language>.webmanifest", pwa.manifest, name="manifest"),
     path("offline/<str:language>/", pwa.offline, name="offline"),
     # at the root, so that the worker's scope is the whole site

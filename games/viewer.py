@@ -8,12 +8,16 @@ browser act for that seat. The same session reaches HTTP views and WebSockets.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Callable, Collection, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
 BROWSER_KEY = "browser_id"
 TOKENS_KEY = "seat_tokens"
+# The most seat tokens a session keeps: a browser at more seats than that at once (a
+# dozen full tables at its screen) gets the oldest back from the seats' own record of
+# their browser, as it opens their table (``services.claim_seats_of_browser``).
+MAX_SEAT_TOKENS = 200
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,17 @@ def peek_viewer(session: MutableMapping[str, Any]) -> Viewer:
     )
 
 
-def remember_seats(session: MutableMapping[str, Any], tokens: Iterable[str]) -> None:
+def remember_seats(
+    session: MutableMapping[str, Any],
+    tokens: Iterable[str],
+    in_play: Callable[[list[str]], Collection[str]],
+) -> None:
+    """Add ``tokens`` to the session's, which keeps of those it knew only the ones
+    ``in_play`` still finds at a table, and at most ``MAX_SEAT_TOKENS``, the newest:
+    a browser that played thousands of games made every page slower to read."""
     known = list(session.get(TOKENS_KEY, []))
-    session[TOKENS_KEY] = known + [token for token in tokens if token not in known]
+    new = [token for token in dict.fromkeys(tokens) if token not in known]
+    if not new:
+        return
+    playing = in_play(known) if known else ()
+    session[TOKENS_KEY] = ([token for token in known if token in playing] + new)[-MAX_SEAT_TOKENS:]

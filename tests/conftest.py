@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from ipaddress import ip_network
 from pathlib import Path
@@ -15,8 +16,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
-from games import services
+from games import limits, rules, services
 from games.models import Game
 from games.strategy import tables
 from games.strategy.build import variants_named
@@ -24,9 +26,24 @@ from games.strategy.solver import Solver, Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Hypothesis' runs: a few dozen examples a test and the same ones on every run (CI has
+# two busy cores, and a failure must come back when run again); "explore" tries many
+# more, new ones each time: HYPOTHESIS_PROFILE=explore. A test that names its own
+# max_examples keeps it.
+hypothesis_settings.register_profile("repeatable", max_examples=25, derandomize=True, deadline=None)
+hypothesis_settings.register_profile("explore", max_examples=500, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
 # No solver tables built behind the tests' backs (a game asking for missing ones would
 # start a build of ~40 s of both cores): the tests build what they use, in the open.
 os.environ.setdefault("YATZY_BUILD_TABLES", "0")
+# The suite creates more games from one address in a minute than any household would:
+# no limits (games/limits.py) in it, the servers it starts included, but for the tests
+# of the limits, which turn them on (``limits_on``).
+os.environ.setdefault("YATZY_LIMITS", "0")
+# Nor does a server the suite starts through `manage.py serve` tidy beside itself,
+# but in the test of that.
+os.environ.setdefault("YATZY_TIDY_EVERY_S", "0")
 
 
 def solved_tables(variant: Variant) -> Solver:
@@ -77,11 +94,25 @@ def bots_step_by_hand(settings) -> None:
     settings.YATZY_BOT_RUNNER = "manual"
 
 
+def script_dice(monkeypatch: pytest.MonkeyPatch, source: rules.Dice) -> None:
+    """Every game of the test rolls the faces of ``source``, in the order asked,
+    instead of those its seed gives."""
+    monkeypatch.setattr(services.core, "dice_of_seed", lambda seed: source)
+
+
+@pytest.fixture(autouse=True)
+def no_limits_nor_tidying(settings) -> None:
+    """No limits on what a browser may do (see YATZY_LIMITS above), and no tidying
+    beside a ``manage.py serve`` called in the test (see YATZY_TIDY_EVERY_S above)."""
+    settings.YATZY_LIMITS = False
+    settings.YATZY_TIDY_EVERY = 0
+
+
 @pytest.fixture
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""
     rng = random.Random(1)
-    monkeypatch.setattr(services.core, "rng", rng)
+    script_dice(monkeypatch, rules.RandomDice(rng))
     return rng
 
 
@@ -167,3 +198,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
     items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
+
+
+class LimitsClock:
+    """The clock the limits count their windows by, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 86_400_000.0  # the start of a window of every length the tests use
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def limits_on(settings, monkeypatch: pytest.MonkeyPatch) -> LimitsClock:
+    """The limits at work (``games.limits``), counted in a store of this test's own, by a
+    clock it moves; every rate off until the test sets it
+    (``settings.YATZY_RATES["create"]["browser"] = (2, 60)``)."""
+    settings.YATZY_LIMITS = True
+    settings.YATZY_RATES = {
+        kind: {"browser": None, "address": None} for kind in ("create", "join", "move", "socket")
+    }
+    settings.CACHES = {
+        **settings.CACHES,
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"limits-{uuid.uuid4().hex}",
+        },
+    }
+    clock = LimitsClock()
+    monkeypatch.setattr(limits, "clock", clock)
+    return clock

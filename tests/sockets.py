@@ -12,6 +12,15 @@ from tests.waits import WAIT_S
 
 
 class Socket(WebsocketCommunicator):
+    """A browser's socket: with the Host header every browser sends (127.0.0.1, the
+    host of the tests' Origin, unless ``headers`` name another)."""
+
+    def __init__(self, application, path, headers=None, subprotocols=None, spec_version=None):
+        headers = list(headers or [])
+        if not any(name == b"host" for name, _value in headers):
+            headers.append((b"host", b"127.0.0.1"))
+        super().__init__(application, path, headers, subprotocols, spec_version)
+
     async def connect(self, timeout: float = WAIT_S):
         return await super().connect(timeout)
 

@@ -11,21 +11,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yatzy_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from games import broadcast  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yatzy_site import twisted_http  # noqa: E402
+from yatzy_site.origins import same_origin_only  # noqa: E402
 
 twisted_http.install()
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # from the site's own pages only: scheme, host and port (yatzy_site/origins.py)
+        "websocket": same_origin_only(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

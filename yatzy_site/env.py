@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -47,6 +48,25 @@ def env_int(name: str, default: int) -> int:
         return int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+
+
+RATE = re.compile(r"(\d+)/(\d*)([smhd]?)")
+PERIODS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def env_rate(name: str, default: str) -> tuple[int, int] | None:
+    """A rate as ``count/period``: ``30/m``, ``600/h``, ``200/10m``, ``5/30`` (seconds);
+    ``off`` for none. The (count, seconds) it allows, or None when off."""
+    value = os.environ.get(name) or default
+    if value.strip().lower() == "off":
+        return None
+    match = RATE.fullmatch(value.strip())
+    seconds = int(match.group(2) or 1) * PERIODS[match.group(3)] if match else 0
+    if match is None or int(match.group(1)) < 1 or seconds < 1:
+        raise ImproperlyConfigured(
+            f"{name} must be a rate such as 30/m, 600/h or 200/10m (or off), not {value!r}."
+        )
+    return int(match.group(1)), seconds
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:

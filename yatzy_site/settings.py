@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from yatzy_site.env import (
     env_int,
     env_list,
     env_networks,
+    env_rate,
     env_str,
     redis_url,
     sqlite_database,
@@ -68,6 +70,8 @@ if django.VERSION < (6, 0):
 
 MIDDLEWARE = [
     "yatzy_site.monitoring.timed",  # first: times every request, static files included
+    # before any of the site's work: a request over its limits is refused here, cheaply
+    "games.views.limiting.limit_requests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -78,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+if django.VERSION >= (6, 0):  # the Content-Security-Policy header (SECURE_CSP below)
+    MIDDLEWARE.insert(2, "django.middleware.csp.ContentSecurityPolicyMiddleware")
 
 ROOT_URLCONF = "yatzy_site.urls"
 CSRF_FAILURE_VIEW = "games.views.access.csrf_failure"  # says so, in the page's language
@@ -127,13 +133,28 @@ if "REDIS_URL" in os.environ or PRODUCTION:
             "CONFIG": {"hosts": [redis_url("REDIS_URL", env_str("REDIS_URL"))]},
         }
     }
+    # The limits' counters (games/limits.py), shared by every process so that a browser
+    # meets the same limit whichever one serves it. A Redis that does not answer within
+    # the timeouts lets the request through rather than hold it.
+    CACHES["limits"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHES["default"]["LOCATION"],
+        "KEY_PREFIX": "limits",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "OPTIONS": {"MAX_ENTRIES": 20_000},  # a session is a few hundred bytes
-        }
+        },
+        # apart from the sessions': a flood of counters must not push sessions out
+        "limits": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "limits",
+            "OPTIONS": {"MAX_ENTRIES": 100_000},  # a counter is a few dozen bytes
+        },
     }
 
 # This server process's name where several share the database (web1, web2 in Compose):
@@ -180,11 +201,30 @@ STORAGES = {
     },
 }
 
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a seat's token lives in the session
+# Content-Security-Policy (Django 6's own; Django 5.2, on Python 3.11, has none to
+# send it): scripts, styles, sockets and everything else from the site itself only,
+# nothing inline (no <script> or style attribute in any template, and htmx told not to
+# add its indicators' <style> nor to evaluate anything: base.html's htmx-config), no
+# plugins, no <base>, forms posted to the site only, and no page framed anywhere.
+# 'self' covers the site's own WebSocket (ws: and wss: to the same host and port).
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "connect-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
+# A seat's token lives in the session; a session unused this long is removed (tidy).
+SESSION_COOKIE_AGE = 60 * 60 * 24 * env_int("YATZY_KEEP_SESSIONS_DAYS", 365)
 # Every move reads its session: from the cache, with the database behind it (one query
 # less a move). The embedded default is one process with its own memory cache; with
 # several processes the cache is Redis, shared, so no process holds a stale session.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "yatzy_site.sessions"  # cached_db, taking only keys Django makes
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
@@ -238,6 +278,11 @@ YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
     raise ImproperlyConfigured("YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds.")
 
+# The site's clock runs this many seconds ahead of the machine's (behind, if negative):
+# which day's challenge is on, and whether a day's dice seed is revealed, turn on it
+# (games/clock.py). For trying a day's end by hand; leave unset on a real site.
+YATZY_CLOCK_SHIFT = timedelta(seconds=env_int("YATZY_CLOCK_SHIFT_S", 0))
+
 # Each process keeps the tables and parts of tables it rendered, for the next browser
 # that sees the same (games/rendering.py). 0 renders every one afresh: slower, and a
 # way to tell a stale rendering from a bug.
@@ -251,3 +296,39 @@ YATZY_METRICS_ALLOW = env_networks("YATZY_METRICS_ALLOW")
 YATZY_METRICS_TOKEN = env_str("YATZY_METRICS_TOKEN", "")
 if YATZY_METRICS_TOKEN and len(YATZY_METRICS_TOKEN) < 16:
     raise ImproperlyConfigured("YATZY_METRICS_TOKEN must be at least 16 characters long.")
+
+# Limits (games/limits.py; docs/security.md, "Limits"): how often one browser (its
+# session cookie) and one address (IPv6: its /64) may do each kind of thing, as
+# count/period (30/m, 600/h, 200/10m) or "off". Generous: no honest player meets them.
+# YATZY_LIMITS=0 lifts them all (the test suite does, but for the tests of the limits).
+YATZY_LIMITS = env_bool("YATZY_LIMITS", True)
+YATZY_RATES = {
+    kind: {
+        "browser": env_rate(f"YATZY_LIMIT_{kind.upper()}", browser),
+        "address": env_rate(f"YATZY_LIMIT_{kind.upper()}_PER_ADDRESS", address),
+    }
+    for kind, browser, address in [
+        ("create", "30/10m", "200/10m"),  # new games, and next games (Play again)
+        ("join", "60/10m", "300/10m"),  # taking a seat: the invite link, a personal link
+        ("move", "300/m", "3000/m"),  # every action at a table or its lobby
+        ("socket", "60/m", "600/m"),  # a table's or lobby's WebSocket connecting
+    ]
+}
+
+# Retention (games/management/commands/tidy.py; docs/security.md, "Retention"): a lobby
+# nobody has touched for YATZY_KEEP_LOBBY_H hours and a game nobody has moved in for
+# YATZY_KEEP_UNFINISHED_DAYS days are deleted, with expired sessions; finished games
+# stay. ``manage.py serve`` runs ``tidy`` every YATZY_TIDY_EVERY_S seconds beside the
+# server (0: never; Compose runs it as a service of its own instead).
+YATZY_KEEP_LOBBY_HOURS = env_int("YATZY_KEEP_LOBBY_H", 24)
+YATZY_KEEP_UNFINISHED_DAYS = env_int("YATZY_KEEP_UNFINISHED_DAYS", 30)
+YATZY_TIDY_EVERY = env_int("YATZY_TIDY_EVERY_S", 0 if PRODUCTION else 3600)
+for _name, _value in [
+    ("YATZY_KEEP_LOBBY_H", YATZY_KEEP_LOBBY_HOURS),
+    ("YATZY_KEEP_UNFINISHED_DAYS", YATZY_KEEP_UNFINISHED_DAYS),
+    ("YATZY_KEEP_SESSIONS_DAYS", SESSION_COOKIE_AGE),
+]:
+    if _value < 1:
+        raise ImproperlyConfigured(f"{_name} must be 1 or more.")
+if YATZY_TIDY_EVERY < 0:
+    raise ImproperlyConfigured("YATZY_TIDY_EVERY_S must be 0 (never) or more seconds.")

@@ -24,7 +24,7 @@ from .actions import (
     skip_turn,
     skipped_category,
 )
-from .dice import FACES, DiceRandom, ScriptedDice, check_dice, face_counts
+from .dice import FACES, Dice, RandomDice, ScriptedDice, check_dice, face_counts
 from .errors import (
     IllegalMove,
     InvalidDice,
@@ -45,13 +45,14 @@ __all__ = [
     "MAX_SCORECARDS",
     "RULESETS",
     "Category",
-    "DiceRandom",
+    "Dice",
     "GameState",
     "IllegalMove",
     "InvalidDice",
     "InvalidOptions",
     "Joker",
     "Move",
+    "RandomDice",
     "RuleSet",
     "RulesError",
     "Scorecard",

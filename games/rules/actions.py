@@ -1,5 +1,5 @@
 """The actions of a game: each takes a state and returns the next one, or raises
-``IllegalMove`` and leaves the state as it was. Randomness comes in as ``rng``."""
+``IllegalMove`` and leaves the state as it was. The dice come in as ``source`` (``dice.Dice``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from .dice import DiceRandom, face_counts, roll_dice
+from .dice import Dice, face_counts, roll_dice
 from .errors import IllegalMove, InvalidOptions, UnknownCategory
 from .i18n import gettext_noop as _
 from .options import TableOptions
@@ -29,7 +29,7 @@ def new_game(
     ruleset: str,
     scorecards: Sequence[Sequence[int]],
     options: TableOptions | None = None,
-    rng: DiceRandom | None = None,
+    source: Dice | None = None,
 ) -> GameState:
     """A fresh game. ``scorecards`` lists the seats playing each scorecard in turn order:
     ``[[0], [1]]`` for two players, ``[[0, 2], [1, 3]]`` for two teams of two."""
@@ -52,7 +52,7 @@ def new_game(
         options=options,
         scorecards=tuple(Scorecard(players=players) for players in cards),
     )
-    return _begin_turn(state, rng)
+    return _begin_turn(state, source)
 
 
 def hold(state: GameState, player: int, held: Iterable[int]) -> GameState:
@@ -65,7 +65,7 @@ def hold(state: GameState, player: int, held: Iterable[int]) -> GameState:
 
 
 def roll(
-    state: GameState, player: int, rng: DiceRandom, held: Iterable[int] | None = None
+    state: GameState, player: int, source: Dice, held: Iterable[int] | None = None
 ) -> GameState:
     """Roll: all dice on the first roll, then the dice not held (``held`` replaces
     the held set first when given)."""
@@ -76,7 +76,7 @@ def roll(
             _("You have used all three rolls: choose a category to score."),
         )
     if state.roll_number == 0:
-        return _first_roll(state, rng)
+        return _first_roll(state, source)
     if state.options.declared_target and state.target is None:
         raise IllegalMove(
             "target_required", _("Declare your target category before you roll again.")
@@ -88,7 +88,7 @@ def roll(
             _("All dice are held: release a die to roll it again, or score."),
         )
     rolled = [index for index in range(state.dice_count) if index not in positions]
-    fresh = iter(roll_dice(rng, state.turn, state.roll_number + 1, rolled))
+    fresh = iter(roll_dice(source, state.turn, state.roll_number + 1, rolled))
     dice = tuple(
         value if index in positions else next(fresh) for index, value in enumerate(state.dice)
     )
@@ -112,8 +112,8 @@ def declare(state: GameState, player: int, key: str) -> GameState:
     return state.evolve(target=key)
 
 
-def score(state: GameState, player: int, key: str, rng: DiceRandom | None = None) -> GameState:
-    """Write the dice into category ``key`` and pass the turn. ``rng`` is needed on
+def score(state: GameState, player: int, key: str, source: Dice | None = None) -> GameState:
+    """Write the dice into category ``key`` and pass the turn. ``source`` is needed on
     tables with auto first roll, to roll for the next player."""
     _check_turn(state, player)
     if state.roll_number == 0:
@@ -133,10 +133,10 @@ def score(state: GameState, player: int, key: str, rng: DiceRandom | None = None
     finished_turn = state.evolve(
         scorecards=tuple(cards), turn=state.turn + 1, dice=(), held=(), roll_number=0, target=None
     )
-    return _begin_turn(finished_turn, rng)
+    return _begin_turn(finished_turn, source)
 
 
-def skip_turn(state: GameState, rng: DiceRandom | None = None) -> GameState:
+def skip_turn(state: GameState, source: Dice | None = None) -> GameState:
     """End the turn of an absent player with a zero in their lowest-value open category
     (the declared target or the forced one where the table fixes it)."""
     if state.is_finished:
@@ -152,7 +152,7 @@ def skip_turn(state: GameState, rng: DiceRandom | None = None) -> GameState:
     skipped = state.evolve(
         scorecards=tuple(cards), turn=state.turn + 1, dice=(), held=(), roll_number=0, target=None
     )
-    return _begin_turn(skipped, rng)
+    return _begin_turn(skipped, source)
 
 
 def skipped_category(state: GameState) -> str:
@@ -247,16 +247,16 @@ def max_points(ruleset: str, key: str) -> int:
 # -- helpers -----------------------------------------------------------------------------
 
 
-def _begin_turn(state: GameState, rng: DiceRandom | None) -> GameState:
+def _begin_turn(state: GameState, source: Dice | None) -> GameState:
     if state.options.auto_first_roll and not state.is_finished:
-        if rng is None:
-            raise ValueError("auto first roll needs a random generator")
-        return _first_roll(state, rng)
+        if source is None:
+            raise ValueError("auto first roll needs dice")
+        return _first_roll(state, source)
     return state
 
 
-def _first_roll(state: GameState, rng: DiceRandom) -> GameState:
-    dice = roll_dice(rng, state.turn, 1, range(state.dice_count))
+def _first_roll(state: GameState, source: Dice) -> GameState:
+    dice = roll_dice(source, state.turn, 1, range(state.dice_count))
     return state.evolve(dice=dice, held=(), roll_number=1)
 
 

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from .errors import InvalidDice
 
 FACES = (1, 2, 3, 4, 5, 6)
 
 
-class DiceRandom(Protocol):
-    """What the engine needs from a random generator (``random.Random``,
-    ``secrets.SystemRandom``)."""
+class Dice(Protocol):
+    """Where the engine's dice come from. Every face is asked for by where it is
+    rolled: the game's turn (turns completed before it), the roll of the turn (1-3)
+    and the die's position on the table (0-based; a held die keeps its position).
+    A game's committed dice follow from those alone (``fairness.CommittedDice``);
+    scripted dice and a seeded generator hand out faces in the order asked."""
 
-    def randint(self, a: int, b: int) -> int: ...
+    def face(self, turn: int, roll_number: int, position: int) -> int: ...
 
 
 def check_dice(dice: Iterable[object], count: int) -> tuple[int, ...]:
@@ -36,44 +40,40 @@ def face_counts(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@runtime_checkable
-class KeyedDice(Protocol):
-    """Dice whose every face is fixed by where it is rolled: the game's turn (turns
-    completed before it), the roll of the turn (1-3) and the die's position on the
-    table (0-based; a held die keeps its position). ``games.rules.fairness``."""
-
-    def randint(self, a: int, b: int) -> int: ...
-
-    def face(self, turn: int, roll_number: int, position: int) -> int: ...
-
-
-def roll_dice(
-    rng: DiceRandom, turn: int, roll_number: int, positions: Sequence[int]
-) -> tuple[int, ...]:
-    """Fresh faces for the dice at ``positions`` of roll ``roll_number`` of ``turn``:
-    asked of ``rng`` by position where it keys its dice so (``KeyedDice``), else drawn
-    from it in position order."""
-    if isinstance(rng, KeyedDice):
-        return tuple(rng.face(turn, roll_number, position) for position in positions)
-    return tuple(rng.randint(1, 6) for _ in positions)
+def roll_dice(dice: Dice, turn: int, roll_number: int, positions: Sequence[int]) -> tuple[int, ...]:
+    """Fresh faces for the dice at ``positions`` of roll ``roll_number`` of ``turn``."""
+    return tuple(dice.face(turn, roll_number, position) for position in positions)
 
 
 class ScriptedDice:
-    """A generator that hands out given faces in order: for replays and tests."""
+    """Given faces, handed out in the order asked, wherever they are rolled: for
+    replays and tests."""
 
     def __init__(self, faces: Iterable[int]) -> None:
         self._faces = list(faces)
         self._next = 0
 
-    def randint(self, a: int, b: int) -> int:
+    def face(self, turn: int, roll_number: int, position: int) -> int:
         if self._next >= len(self._faces):
             raise LookupError("ScriptedDice ran out of faces")
         face = self._faces[self._next]
         self._next += 1
-        if not a <= face <= b:
-            raise ValueError(f"scripted face {face} outside {a}..{b}")
+        if face not in FACES:
+            raise ValueError(f"scripted face {face} is not a die's")
         return face
 
     @property
     def remaining(self) -> int:
         return len(self._faces) - self._next
+
+
+class RandomDice:
+    """Faces drawn from a generator in the order asked, wherever they are rolled:
+    ``random.Random(seed)`` for tests and simulations, ``secrets.SystemRandom()``
+    for games made before dice were committed."""
+
+    def __init__(self, generator: random.Random) -> None:
+        self._generator = generator
+
+    def face(self, turn: int, roll_number: int, position: int) -> int:
+        return self._generator.randint(1, 6)

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .dice import Dice, RandomDice
+
 FORMAT = "yatzy-dice-1"
 SEED_BYTES = 32
 # A byte of the MAC at or above this would favour the low faces (256 = 6 * 42 + 4):
@@ -67,7 +69,7 @@ def face_of_byte(byte: int) -> int | None:
 
 
 class CommittedDice:
-    """A game's dice, drawn from its seed by where they are rolled (``KeyedDice``)."""
+    """A game's dice, drawn from its seed by where they are rolled (``dice.Dice``)."""
 
     def __init__(self, seed: str) -> None:
         self._key = seed_bytes(seed)
@@ -75,8 +77,11 @@ class CommittedDice:
     def face(self, turn: int, roll_number: int, position: int) -> int:
         return face(self._key, turn, roll_number, position)
 
-    def randint(self, a: int, b: int) -> int:
-        raise TypeError("committed dice are drawn by turn, roll and position (face)")
+
+def dice_of_seed(seed: str) -> Dice:
+    """The dice of a game committed to ``seed``; a game made before dice were
+    committed has none, and its dice come from the system's secure generator."""
+    return CommittedDice(seed) if seed else RandomDice(secrets.SystemRandom())
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import declare, hold, roll, score, skip_turn
-from .dice import DiceRandom
+from .dice import Dice
 from .state import GameState
 
 ROLL, HOLD, DECLARE, SCORE, SKIP = "roll", "hold", "declare", "score", "skip"
@@ -26,7 +26,7 @@ class Move:
     category: str = ""
 
 
-def apply(state: GameState, player: int, move: Move, dice: DiceRandom | None) -> GameState:
+def apply(state: GameState, player: int, move: Move, dice: Dice | None) -> GameState:
     """``move`` played by ``player`` on ``state``; ``dice`` rolls what it rolls (a
     score or a skip rolls the next turn's first roll on automatic-first-roll tables)."""
     if move.kind == ROLL:

@@ -7,6 +7,7 @@ commit. The views and the computer players call them through this package."""
 from games.services.away import hand_to_bot, skip_turn, take_back
 from games.services.computer import bot_move
 from games.services.core import get_game
+from games.services.daily import NoSuchChallenge, play_daily
 from games.services.play import declare, hold, roll, score, toggle_die
 from games.services.rooms import (
     MAX_SEATS,
@@ -21,10 +22,12 @@ from games.services.rooms import (
     play_again,
     remove_seat,
     start,
+    tokens_in_play,
 )
 
 __all__ = [
     "MAX_SEATS",
+    "NoSuchChallenge",
     "SeatSpec",
     "bot_move",
     "claim_seats_of_browser",
@@ -39,6 +42,7 @@ __all__ = [
     "leave",
     "local_tokens",
     "play_again",
+    "play_daily",
     "remove_seat",
     "roll",
     "score",
@@ -46,4 +50,5 @@ __all__ = [
     "start",
     "take_back",
     "toggle_die",
+    "tokens_in_play",
 ]

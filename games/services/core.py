@@ -9,44 +9,35 @@ transaction already serialises writers) for the length of its transaction.
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, metrics
+from games import broadcast, daily, metrics
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
 from games.rules import fairness
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
-# Every game draws its dice from its own secret seed (``committed_dice``). Tests that
-# script the dice set a generator here instead: games then play with it, and those
-# made meanwhile draw no seed (they would not match it).
-rng: engine.DiceRandom | None = None
-# the dice of games made before dice were committed
-_uncommitted = secrets.SystemRandom()
 
-
-def committed_dice() -> dict[str, str]:
-    """The dice fields of a new game: a fresh secret seed and its fingerprint (none
-    while tests script the dice)."""
-    if rng is not None:
-        return {}
-    seed = fairness.new_seed()
+def committed_dice(seed: str = "") -> dict[str, str]:
+    """The dice fields of a new game: ``seed`` (a daily challenge's), else a fresh
+    secret one, and its fingerprint."""
+    seed = seed or fairness.new_seed()
     return {"dice_seed": seed, "dice_commitment": fairness.commitment(seed)}
 
 
-def dice_of(game: Game) -> engine.DiceRandom:
+# How a game's dice follow from its seed: the one place the dice are made, which the
+# tests that script the dice replace (tests/conftest.py, ``dice``).
+dice_of_seed: Callable[[str], engine.Dice] = fairness.dice_of_seed
+
+
+def dice_of(game: Game) -> engine.Dice:
     """Where the dice of ``game`` come from: its seed (``rules.fairness``)."""
-    if rng is not None:
-        return rng
-    if game.dice_seed:
-        return fairness.CommittedDice(game.dice_seed)
-    return _uncommitted
+    return dice_of_seed(game.dice_seed)
 
 
 Event = tuple[str, Seat | None, dict]  # kind, the seat that acted, what it did
@@ -110,6 +101,8 @@ def save_state(
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         fields += ["status", "finished_at"]
+        if game.seed_secret_until is not None:  # a daily challenge's
+            daily.settle(game)
     data: dict = {}
     if old is not None and new.turn > old.turn:
         data = _write_score(game, old, new, seat)

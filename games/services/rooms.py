@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
@@ -18,7 +19,7 @@ from games.bidi import isolated_text
 from games.errors import ActionError, NotYourSeat, from_rules
 from games.models import Game, GameEvent, Seat
 from games.names import name_too_long, same_name, seat_name
-from games.seating import host_seats, player_tokens
+from games.seating import browsers_seat, host_seats, player_tokens
 from games.services import core
 from games.viewer import Viewer
 
@@ -42,8 +43,12 @@ def create_game(
     seats: Sequence[SeatSpec],
     public: bool = True,
     coach: bool = False,
+    seed: str = "",
+    seed_secret_until: datetime | None = None,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
+    Its dice follow from ``seed`` (a daily challenge's, kept secret until
+    ``seed_secret_until`` even once the game is over), else from a fresh seed.
 
     A table with no invitations starts at once; otherwise it waits in the lobby.
     """
@@ -61,7 +66,8 @@ def create_game(
             public=public,
             coach=coach,
             host_browser=viewer.browser_id,
-            **core.committed_dice(),
+            seed_secret_until=seed_secret_until,
+            **core.committed_dice(seed),
         )
         now = timezone.now()
         for position, spec in enumerate(seats):
@@ -104,8 +110,8 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 status=409,
             )
         seats = list(game.seats.all())
-        mine = next((s for s in seats if s.token in viewer.tokens), None)
-        if mine is not None:
+        mine = browsers_seat(seats, viewer)
+        if mine is not None:  # one seat per browser
             return mine
         seat = next((s for s in seats if s.kind == Seat.Kind.REMOTE and s.claimed_at is None), None)
         if seat is None:
@@ -209,6 +215,12 @@ def play_again(code: str, viewer: Viewer) -> Game:
         game = core.locked(code)
         if game.status != Game.Status.FINISHED:
             raise ActionError(_("The game is not over yet."), code="not_finished", status=409)
+        if game.seed_secret_until is not None:
+            raise ActionError(
+                _("A daily challenge has no next game: the home page starts today's."),
+                code="daily",
+                status=409,
+            )
         if not player_tokens(game) & viewer.tokens:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:
@@ -264,6 +276,25 @@ def games_in_progress(viewer: Viewer, most: int = 10) -> list[Game]:
         games_of(viewer), status__in=[Game.Status.LOBBY, Game.Status.PLAYING]
     )
     return list(going.distinct().order_by("-created_at", "-id").prefetch_related("seats")[:most])
+
+
+# A game's seat tokens stay in its browsers' sessions this long after its end: its
+# players may still ask for the next game, also on a device that holds only the link.
+TOKENS_KEPT_AFTER_THE_END = timedelta(days=1)
+
+
+def tokens_in_play(tokens: list[str]) -> set[str]:
+    """Those of ``tokens`` whose seat is at a game not over, or over lately
+    (``TOKENS_KEPT_AFTER_THE_END``): of a player's own seat, or of one the computer
+    plays for them. The rest (games long over, or deleted by ``manage.py tidy``) a
+    session need not keep."""
+    ended_lately = timezone.now() - TOKENS_KEPT_AFTER_THE_END
+    going = Q(game__status__in=[Game.Status.LOBBY, Game.Status.PLAYING]) | Q(
+        game__finished_at__gte=ended_lately
+    )
+    seats = Seat.objects.filter(Q(token__in=tokens) | Q(handed_from__in=tokens), going)
+    found = {token for pair in seats.values_list("token", "handed_from") for token in pair}
+    return found & set(tokens)
 
 
 def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:

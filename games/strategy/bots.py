@@ -253,9 +253,12 @@ def _beginner(state: rules.GameState, rng: random.Random) -> Move:
     return Move("roll", held=held)
 
 
-def play(state: rules.GameState, levels: dict[int, str], rng: random.Random) -> rules.GameState:
-    """Play ``state`` to the end with a bot of ``levels[player]`` in every seat."""
+def play(
+    state: rules.GameState, levels: dict[int, str], rng: random.Random, dice: rules.Dice
+) -> rules.GameState:
+    """Play ``state`` to the end with a bot of ``levels[player]`` in every seat, rolling
+    ``dice``; ``rng`` makes the choices left to chance (a Beginner's)."""
     while not state.is_finished:
         player = state.to_move
-        state = rules.apply(state, player, choose_move(state, levels[player], rng), rng)
+        state = rules.apply(state, player, choose_move(state, levels[player], rng), dice)
     return state

@@ -17,7 +17,7 @@ from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
 from games.rendering import render_table, table_page, table_partial
-from games.viewer import Viewer, remember_seats, viewer_from_session
+from games.viewer import Viewer, peek_viewer, remember_seats, viewer_from_session
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -97,6 +97,19 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return viewer_from_session(request.session)
 
 
+def viewer_looking(request: HttpRequest) -> Viewer:
+    """The viewer of a page that only shows: a browser on its first visit gets no id,
+    and no session is stored for it (every cookie-less page load made a session row,
+    kept for a year)."""
+    return peek_viewer(request.session)
+
+
+def remember(request: HttpRequest, tokens: list[str]) -> None:
+    """Put the seats of ``tokens`` in the browser's session, which forgets those of
+    games long over (``services.tokens_in_play``)."""
+    remember_seats(request.session, tokens, services.tokens_in_play)
+
+
 def int_field(request: HttpRequest, name: str) -> int:
     """A small whole number from the POST (a version, a position), or a clear refusal.
     Only ASCII digits, at most ``MAX_DIGITS`` of them: ``int`` also reads a sign, spaces,
@@ -117,7 +130,7 @@ def viewer_at(request: HttpRequest, game: Game) -> Viewer:
     viewer = viewer_of(request)
     missing = services.claim_seats_of_browser(game, viewer)
     if missing:
-        remember_seats(request.session, missing)
+        remember(request, missing)
         viewer = viewer_of(request)
     return viewer
 

@@ -9,19 +9,20 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import formats
 from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import services
+from games import daily, leaderboard, services
 from games.analysis import analyse, chart
 from games.bidi import isolated
 from games.dice_export import dice_export
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES
-from games.models import BOT_LEVELS, Game, GameEvent, Seat, bot_name
+from games.models import BOT_LEVELS, DailyAttempt, Game, GameEvent, Seat, bot_name
 from games.names import name_key, tidy_name
 from games.replay import replay
 from games.scorecard import column_heads, column_titles, scorecard_rows
@@ -30,14 +31,14 @@ from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
-from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_of
+from games.views.access import HtmxHttpRequest, error_page, require_GET, viewer_looking
 
 PAGE_SIZE = 20
 
 
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
-    viewer = viewer_of(request)
+    viewer = viewer_looking(request)
     tab = "public" if request.GET.get("tab") == "public" else "mine"
     games = Game.objects.filter(status=Game.Status.FINISHED).prefetch_related("seats")
     games = games.filter(services.games_of(viewer) if tab == "mine" else Q(public=True))
@@ -130,6 +131,9 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if game.status != Game.Status.FINISHED:
         not_over = ActionError(gettext("The review opens when the game is over."), status=409)
         return error_page(request, not_over, back=reverse("table", args=[code]))
+    attempt = daily.attempt_of(game)
+    if attempt is not None and not _may_review_daily(game, attempt, viewer_looking(request)):
+        return error_page(request, DAILY_NOT_YET)
     steps = replay(game)
     turns_as_good = _turns_as_good(steps)
     # the summaries name a Perfect player that played as Good so; its steps keep its
@@ -160,6 +164,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "turns": turns,
         "decision": analysis.decisions.get(step),
         "played_as_good": _played_as_good_notes(game, turns_as_good),
+        "daily": _daily_result(attempt),
         **_analysis_context(game, analysis, heads, len(state.categories)),
         "ranking": [
             {"rank": rank, "name": final_heads[i], "total": total}
@@ -173,6 +178,38 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+DAILY_NOT_YET = ActionError(
+    _(
+        "Everyone plays the same dice in a daily challenge: its games can be reviewed by"
+        " the other players once the day is over (midnight UTC)."
+    ),
+    status=403,
+)
+
+
+def _may_review_daily(game: Game, attempt: DailyAttempt, viewer: Viewer) -> bool:
+    """A daily challenge's game shows the day's dice: only its player sees them
+    before the day is over."""
+    if game.seed_revealable or attempt.browser_id == viewer.browser_id:
+        return True
+    return game.seats.filter(token__in=viewer.tokens).exists()
+
+
+def _daily_result(attempt: DailyAttempt | None) -> dict | None:
+    """The review's account of a daily challenge's game: the score against the par."""
+    if attempt is None:
+        return None
+    challenge = attempt.challenge
+    return {
+        "day": formats.date_format(challenge.day, "DATE_FORMAT"),
+        "name": attempt.name,
+        "score": attempt.score,
+        "par": leaderboard.par_of(challenge),
+        "result": attempt.result,
+        "url": leaderboard.day_url(challenge),
+    }
 
 
 @require_GET

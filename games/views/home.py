@@ -10,22 +10,31 @@ from games import services
 from games.errors import ActionError
 from games.forms import NewGameForm
 from games.models import Game
-from games.viewer import remember_seats
-from games.views.access import error_page, require_GET, require_POST, viewer_of
+from games.views import daily
+from games.views.access import (
+    error_page,
+    remember,
+    require_GET,
+    require_POST,
+    viewer_looking,
+    viewer_of,
+)
 from games.views.history import in_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    context = {"form": NewGameForm(), "in_progress": in_progress(viewer_of(request))}
-    return render(request, "games/home.html", context)
+    form = NewGameForm(initial={"name": daily.remembered_name(request)})
+    context = {"form": form, "in_progress": in_progress(viewer_looking(request))}
+    return render(request, "games/home.html", {**context, **daily.daily_choices(request)})
 
 
 @require_POST
 def create_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/home.html", {"form": form}, status=400)
+        context = {"form": form, **daily.daily_choices(request)}
+        return render(request, "games/home.html", context, status=400)
     viewer = viewer_of(request)
     data = form.cleaned_data
     try:
@@ -39,8 +48,10 @@ def create_game(request: HttpRequest) -> HttpResponse:
         )
     except ActionError as error:
         form.add_error(None, str(error.message))
-        return render(request, "games/home.html", {"form": form}, status=error.status)
-    remember_seats(request.session, services.local_tokens(game, viewer))
+        context = {"form": form, **daily.daily_choices(request)}
+        return render(request, "games/home.html", context, status=error.status)
+    daily.remember_name(request, data["name"])
+    remember(request, services.local_tokens(game, viewer))
     game.refresh_from_db()
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", game.code)

@@ -14,13 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from games import names, services
 from games.errors import ActionError, GameNotFound
 from games.models import Game, storable
+from games.seating import browsers_seat
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
-from games.viewer import remember_seats
 from games.views.access import (
     HtmxHttpRequest,
     allow,
     error_page,
     int_field,
+    remember,
     require_GET,
     require_POST,
     table_response,
@@ -55,7 +56,9 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         return error_page(request, error)
     viewer = viewer_of(request)
-    if game.seats.filter(token__in=viewer.tokens).exists():
+    seated = browsers_seat(game.seats.all(), viewer)
+    if seated is not None:
+        remember(request, [seated.token])
         return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
     context = {
         "game": game,
@@ -73,7 +76,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         context["message"] = error.message
         return render(request, "games/join.html", context, status=error.status)
-    remember_seats(request.session, [seat.token])
+    remember(request, [seat.token])
     return redirect("lobby", code)
 
 
@@ -90,7 +93,7 @@ def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
             status=404,
         )
         return error_page(request, refusal)
-    remember_seats(request.session, [token])
+    remember(request, [token])
     return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
 
 

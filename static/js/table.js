@@ -203,6 +203,7 @@
   // itself within ~5 s; the table it is sent on connecting is the table as it is now. A
   // move that could not reach the server is said so, not dropped without a word.
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
+  var TOO_MANY = 4429; // games/consumers.py: too many sockets from this browser or network
   var leaving = false;
   var lost = false;
   function reconnectDelay(tries) {
@@ -233,11 +234,15 @@
   window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("htmx:wsClose", function (event) {
     if (leaving) return;
+    lost = true;
+    if (event.detail.event.code === TOO_MANY) {
+      say("limited"); // over the limit of sockets: trying again at once would only add to it
+      return;
+    }
     // a socket dropped (also daphne's on a restart) is tried again; one the server
     // closed on purpose (an unknown game) is not
     // a move that could not be sent stays said while the socket is tried again:
     // each failed try replaced it within a second, before a player had read it
-    lost = true;
     var retried = RETRIED_BY_HTMX.indexOf(event.detail.event.code) >= 0;
     if (retried && stateShown() === "unsent") return;
     say(retried ? "lost" : "closed");
@@ -266,7 +271,7 @@
     function upToDate() {
       if (!offline) return;
       offline = false;
-      if (!lost && stateShown() !== "closed") sayBack();
+      if (!lost && ["closed", "limited"].indexOf(stateShown()) < 0) sayBack();
     }
     if (fetched) fetched.then(upToDate, function () {});
     else upToDate();

@@ -81,3 +81,24 @@ def test_the_proxy_passes_on_the_address_that_connected_not_the_one_a_client_cla
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in NGINX
     assert "$proxy_add_x_forwarded_for" not in NGINX
     assert "--proxy-headers" in DOCKERFILE
+
+
+def test_tidy_runs_as_a_service_of_its_own_on_the_sites_database_and_the_web_does_not() -> None:
+    services = COMPOSE["services"]
+    tidy = services["tidy"]
+    command = " ".join(tidy["command"])
+
+    assert re.fullmatch(r"python manage\.py tidy --every \$\{YATZY_TIDY_EVERY_S:-3600\}", command)
+    assert tidy["image"] == services["web1"]["image"]
+    assert tidy["environment"]["DATABASE_URL"] == services["web1"]["environment"]["DATABASE_URL"]
+    assert tidy["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    for service in WEB:  # production: YATZY_TIDY_EVERY_S is 0 unless set
+        assert services[service]["environment"]["YATZY_PRODUCTION"] == "1"
+        assert "YATZY_TIDY_EVERY_S" not in services[service]["environment"]
+
+
+def test_the_proxy_limits_requests_and_connections_per_address_with_a_429() -> None:
+    assert re.search(r"limit_req_zone \$binary_remote_addr zone=(\w+):\S+ rate=\d+r/s;", NGINX)
+    assert re.search(r"limit_req zone=\w+ burst=\d+ nodelay;", NGINX)
+    assert re.search(r"limit_conn_zone \$binary_remote_addr zone=\w+:\S+;", NGINX)
+    assert "limit_req_status 429;" in NGINX and "limit_conn_status 429;" in NGINX

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from yatzy_site.env import env_rate
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "YATZY_PRODUCTION": "1",
@@ -71,6 +73,14 @@ def test_production_refuses_to_start_without(missing: str) -> None:
         ("YATZY_METRICS_ALLOW", "10.0.0.1,prometheus", "not 'prometheus'"),
         ("YATZY_METRICS_TOKEN", "short", "YATZY_METRICS_TOKEN must be at least 16 characters"),
         ("YATZY_LOG_FORMAT", "xml", "YATZY_LOG_FORMAT must be 'text' or 'json'"),
+        ("YATZY_LIMIT_CREATE", "30 per minute", "YATZY_LIMIT_CREATE must be a rate such as"),
+        ("YATZY_LIMIT_MOVE_PER_ADDRESS", "0/m", "YATZY_LIMIT_MOVE_PER_ADDRESS must be a rate"),
+        ("YATZY_LIMIT_SOCKET", "10/0s", "YATZY_LIMIT_SOCKET must be a rate"),
+        ("YATZY_LIMITS", "maybe", "YATZY_LIMITS must be true or false"),
+        ("YATZY_KEEP_LOBBY_H", "0", "YATZY_KEEP_LOBBY_H must be 1 or more"),
+        ("YATZY_KEEP_UNFINISHED_DAYS", "a month", "YATZY_KEEP_UNFINISHED_DAYS must be a whole"),
+        ("YATZY_KEEP_SESSIONS_DAYS", "-1", "YATZY_KEEP_SESSIONS_DAYS must be 1 or more"),
+        ("YATZY_TIDY_EVERY_S", "-5", "YATZY_TIDY_EVERY_S must be 0 (never) or more"),
     ],
 )
 def test_a_malformed_value_stops_the_start_naming_the_variable(
@@ -86,6 +96,24 @@ def test_the_embedded_default_needs_no_settings_at_all(tmp_path: Path) -> None:
     result = manage("check", YATZY_VAR_DIR=str(tmp_path))
 
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "rate"),
+    [
+        ("30/m", (30, 60)),
+        ("200/10m", (200, 600)),
+        ("5/30", (5, 30)),
+        ("2/d", (2, 86400)),
+        ("off", None),
+    ],
+)
+def test_a_limit_reads_as_a_count_in_a_period(
+    monkeypatch: pytest.MonkeyPatch, value: str, rate: tuple[int, int] | None
+) -> None:
+    monkeypatch.setenv("YATZY_LIMIT_TEST", value)
+
+    assert env_rate("YATZY_LIMIT_TEST", "1/s") == rate
 
 
 def test_the_database_url_keeps_its_connection_options() -> None:

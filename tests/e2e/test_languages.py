@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from tests.conftest import create_game, play_to_the_end, version
 from tests.e2e.conftest import screenshot
 from tests.servers import Server
+from tests.web.test_daily import enter as enter_daily
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 WIDTHS = [375, 1280]
@@ -59,7 +60,8 @@ MISFITS = """width => {
 def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]:
     """Alice's session and her pages: a room waiting for a friend, a coached table at
     her turn after a roll, a table where she declares her target, a Maxi Yatzy table
-    of five, a finished game and its review.
+    of five, a finished game and its review, and a finished daily challenge, its
+    review and the day's table.
 
     Made in a thread of its own: the moves' broadcasts must not meet the event loop
     Playwright runs in the test's thread."""
@@ -77,6 +79,7 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
             maxi = create_game(alice, ruleset="maxi_yatzy", players=five, forced_order="on")
             alice.post(f"/g/{maxi.code}/roll/", {"version": version(maxi)}, **htmx)
             done = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+            daily = play_to_the_end(alice, enter_daily(alice))
             pages = {
                 "home": "/",
                 "room": f"/g/{room.code}/lobby/",
@@ -87,6 +90,9 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
                 "finished": f"/g/{done.code}/",
                 "history": "/history/",
                 "review": f"/g/{done.code}/review/",
+                "daily-finished": f"/g/{daily.code}/",
+                "daily-review": f"/g/{daily.code}/review/",
+                "daily-table": f"/daily/yatzy/{daily.daily.challenge.day.isoformat()}/",
                 "unknown": "/g/NOSUCHGAME/",
             }
             # what a friend with the invite link sees, and a spectator of a game

@@ -14,10 +14,11 @@ from django.db import IntegrityError, transaction
 from games import services
 from games.errors import ActionError
 from games.models import Game, GameEvent, ScoreEntry, Seat
-from games.rules import GameState, ScriptedDice, TableOptions
+from games.rules import GameState, RandomDice, ScriptedDice, TableOptions
 from games.rules import roll as engine_roll
 from games.services import SeatSpec
 from games.viewer import Viewer
+from tests.conftest import script_dice
 from tests.postgres_redis.race import race
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -25,7 +26,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def _services(postgres: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.core, "rng", random.Random(7))
+    script_dice(monkeypatch, RandomDice(random.Random(7)))
 
 
 def hot_seat_game(players: int = 2, **options: bool) -> tuple[Game, Viewer]:
@@ -198,3 +199,25 @@ def test_the_database_refuses_a_second_entry_in_one_category() -> None:
 
     with pytest.raises(IntegrityError), transaction.atomic():
         ScoreEntry.objects.create(game=game, scorecard=0, category="chance", points=1, turn=9)
+
+
+def test_join_pressed_at_once_in_several_tabs_takes_one_seat() -> None:
+    """One browser's presses of Join, each on its own connection (as from two server
+    processes), before its session holds any seat: the browser gets one seat, every
+    press answers with that seat, and the other invitations stay open."""
+    game = services.create_game(
+        Viewer("host-browser"),
+        ruleset="yatzy",
+        options=TableOptions(),
+        seats=[SeatSpec(Seat.Kind.LOCAL, "Host"), *[SeatSpec(Seat.Kind.REMOTE)] * 3],
+    )
+    bob = Viewer("bob-browser")
+
+    outcomes = race([lambda: services.join(game.code, bob, "Bob") for _ in range(4)])
+
+    assert all(isinstance(seat, Seat) for seat in outcomes), outcomes
+    assert len({seat.token for seat in outcomes}) == 1
+    assert list(game.seats.filter(browser_id="bob-browser").values_list("name", flat=True)) == [
+        "Bob"
+    ]
+    assert game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at=None).count() == 2

@@ -7,7 +7,14 @@ import random
 import pytest
 
 from games import rules
-from games.rules import GameState, IllegalMove, InvalidOptions, ScriptedDice, TableOptions
+from games.rules import (
+    GameState,
+    IllegalMove,
+    InvalidOptions,
+    RandomDice,
+    ScriptedDice,
+    TableOptions,
+)
 
 
 def play_turn(state: GameState, faces: list[int], key: str) -> GameState:
@@ -60,8 +67,10 @@ def test_rolls_replace_only_the_dice_not_held() -> None:
 def test_it_refuses_a_fourth_roll() -> None:
     state = rules.new_game("yatzy", [[0]])
     for _ in range(3):
-        state = rules.roll(state, 0, random.Random(1))
-    error = refused(state, "no_rolls_left", lambda: rules.roll(state, 0, random.Random(1)))
+        state = rules.roll(state, 0, RandomDice(random.Random(1)))
+    error = refused(
+        state, "no_rolls_left", lambda: rules.roll(state, 0, RandomDice(random.Random(1)))
+    )
     assert "used all three rolls" in str(error)
 
 
@@ -73,7 +82,7 @@ def test_it_refuses_scoring_before_the_first_roll() -> None:
 
 def test_it_refuses_a_player_out_of_turn() -> None:
     state = rules.new_game("yatzy", [[0], [1]])
-    refused(state, "not_your_turn", lambda: rules.roll(state, 1, random.Random(1)))
+    refused(state, "not_your_turn", lambda: rules.roll(state, 1, RandomDice(random.Random(1))))
 
 
 def test_it_refuses_a_used_category() -> None:
@@ -84,7 +93,7 @@ def test_it_refuses_a_used_category() -> None:
 
 
 def test_it_refuses_unknown_categories_and_malformed_holds() -> None:
-    state = rules.roll(rules.new_game("yatzy", [[0]]), 0, random.Random(2))
+    state = rules.roll(rules.new_game("yatzy", [[0]]), 0, RandomDice(random.Random(2)))
     with pytest.raises(rules.UnknownCategory):
         rules.score(state, 0, "three_pairs")
     for held in ([5], [-1], [0, 0], ["1"], [True], None):
@@ -92,9 +101,9 @@ def test_it_refuses_unknown_categories_and_malformed_holds() -> None:
 
 
 def test_it_refuses_rolling_with_every_die_held() -> None:
-    state = rules.roll(rules.new_game("yatzy", [[0]]), 0, random.Random(3))
+    state = rules.roll(rules.new_game("yatzy", [[0]]), 0, RandomDice(random.Random(3)))
     state = rules.hold(state, 0, range(5))
-    refused(state, "all_held", lambda: rules.roll(state, 0, random.Random(3)))
+    refused(state, "all_held", lambda: rules.roll(state, 0, RandomDice(random.Random(3))))
 
 
 def test_a_game_ends_after_rounds_times_scorecards_turns_and_then_refuses_all() -> None:
@@ -105,7 +114,7 @@ def test_a_game_ends_after_rounds_times_scorecards_turns_and_then_refuses_all() 
         turns += 1
     assert turns == 6 * 2
     assert state.current_player is None
-    refused(state, "game_over", lambda: rules.roll(state, 0, random.Random(1)))
+    refused(state, "game_over", lambda: rules.roll(state, 0, RandomDice(random.Random(1))))
     refused(state, "game_over", lambda: rules.score(state, 0, "ones"))
 
 
@@ -128,7 +137,7 @@ def test_forced_order_allows_only_the_next_category() -> None:
 def test_a_declared_target_takes_the_score_and_cannot_change() -> None:
     state = rules.new_game("yatzy", [[0]], TableOptions(declared_target=True))
     state = rules.roll(state, 0, ScriptedDice([6, 6, 6, 1, 2]))
-    refused(state, "target_required", lambda: rules.roll(state, 0, random.Random(1)))
+    refused(state, "target_required", lambda: rules.roll(state, 0, RandomDice(random.Random(1))))
     refused(state, "target_required", lambda: rules.score(state, 0, "sixes"))
     state = rules.declare(state, 0, "yatzy")
     refused(state, "target_fixed", lambda: rules.declare(state, 0, "sixes"))
@@ -139,7 +148,7 @@ def test_a_declared_target_takes_the_score_and_cannot_change() -> None:
 
 
 def test_auto_first_roll_rolls_as_each_turn_begins() -> None:
-    rng = random.Random(5)
+    rng = RandomDice(random.Random(5))
     state = rules.new_game("yatzy", [[0], [1]], TableOptions(auto_first_roll=True), rng)
     assert state.roll_number == 1
     state = rules.score(state, 0, "chance", rng)
@@ -174,7 +183,7 @@ def test_malformed_tables_are_refused(scorecards: list[list[int]]) -> None:
 
 def test_options_combine_where_they_make_sense() -> None:
     options = TableOptions(forced_order=True, upper_only=True, auto_first_roll=True)
-    state = rules.new_game("maxi_yatzy", [[0, 1], [2]], options, random.Random(1))
+    state = rules.new_game("maxi_yatzy", [[0, 1], [2]], options, RandomDice(random.Random(1)))
     assert state.rounds == 6 and state.dice_count == 6 and state.roll_number == 1
 
 

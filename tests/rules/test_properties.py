@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import rules
-from games.rules import GameState, RulesError, TableOptions
+from games.rules import GameState, RandomDice, RulesError, TableOptions
 
 options = st.builds(
     TableOptions,
@@ -23,7 +23,7 @@ tables = st.lists(st.integers(1, 3), min_size=1, max_size=4)  # players per scor
 def build(ruleset: str, sizes: list[int], table_options: TableOptions, seed: int) -> GameState:
     seats = iter(range(sum(sizes)))
     cards = [[next(seats) for _ in range(size)] for size in sizes]
-    return rules.new_game(ruleset, cards, table_options, random.Random(seed))
+    return rules.new_game(ruleset, cards, table_options, RandomDice(random.Random(seed)))
 
 
 def random_move(state: GameState, chooser: random.Random, rng: random.Random) -> GameState:
@@ -35,8 +35,8 @@ def random_move(state: GameState, chooser: random.Random, rng: random.Random) ->
             held = [i for i in range(state.dice_count) if chooser.random() < 0.4]
             if len(held) < state.dice_count:
                 state = rules.hold(state, player, held)
-        return rules.roll(state, player, rng)
-    return rules.score(state, player, chooser.choice(sorted(options_now)), rng)
+        return rules.roll(state, player, RandomDice(rng))
+    return rules.score(state, player, chooser.choice(sorted(options_now)), RandomDice(rng))
 
 
 @settings(max_examples=40, deadline=None)
@@ -89,7 +89,7 @@ def test_a_refused_action_leaves_the_state_as_it_was(seed: int, key: str) -> Non
     for action in (
         lambda: rules.score(state, 1 - (state.current_player or 0), key),
         lambda: rules.score(state, state.current_player, key),
-        lambda: rules.roll(state, 1 - (state.current_player or 0), rng),
+        lambda: rules.roll(state, 1 - (state.current_player or 0), RandomDice(rng)),
         lambda: rules.hold(state, state.current_player, [7]),
     ):
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement, permutations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import InvalidDice, UnknownCategory, UnknownRuleSet, get_ruleset
@@ -100,6 +100,7 @@ def test_worked_examples(name: str, key: str, dice: tuple[int, ...], points: int
     assert get_ruleset(name).score(key, dice) == points
 
 
+@settings(max_examples=100)
 @given(
     name=st.sampled_from(RULESETS),
     data=st.data(),

@@ -16,7 +16,10 @@ from tests.conftest import solved_tables
 
 def mean_score(ruleset: str, level: str, games: int) -> float:
     rng = random.Random(11)
-    finals = [bots.play(rules.new_game(ruleset, [[0]]), {0: level}, rng) for _ in range(games)]
+    dice = rules.RandomDice(rng)
+    finals = [
+        bots.play(rules.new_game(ruleset, [[0]]), {0: level}, rng, dice) for _ in range(games)
+    ]
     return statistics.fmean(state.totals(0).total for state in finals)
 
 

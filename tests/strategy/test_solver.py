@@ -23,13 +23,13 @@ def play_optimally(options: rules.TableOptions, ruleset: str, rng: random.Random
     state = rules.new_game(ruleset, [[0]], options)
     while not state.is_finished:
         if state.roll_number == 0:
-            state = rules.roll(state, 0, rng)
+            state = rules.roll(state, 0, rules.RandomDice(rng))
             continue
         best = advice.advise(state).best
         if best.category is not None:
             state = rules.score(state, 0, best.category)
         else:
-            state = rules.roll(state, 0, rng, held=best.hold)
+            state = rules.roll(state, 0, rules.RandomDice(rng), held=best.hold)
     return state.totals(0).total
 
 

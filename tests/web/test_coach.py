@@ -7,10 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from games import rules, services
+from games import rules
 from games.models import Game
 from games.strategy.solver import Variant
-from tests.conftest import NEW_GAME, create_game, fresh, solved_tables, version
+from tests.conftest import NEW_GAME, create_game, fresh, script_dice, solved_tables, version
 from tests.web.test_table import extra_yahtzee
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -23,7 +23,7 @@ def solved() -> None:
 
 @pytest.fixture
 def four_sixes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.core, "rng", rules.ScriptedDice([6, 3, 6, 6, 6] * 4))
+    script_dice(monkeypatch, rules.ScriptedDice([6, 3, 6, 6, 6] * 4))
 
 
 def test_the_coach_says_hold_four_sixes(alice: Client, solved: None, four_sixes: None) -> None:

@@ -9,9 +9,8 @@ import pytest
 from django.apps import apps
 from django.test import Client
 
-from games import services
 from games.models import Game, GameEvent, Seat
-from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
+from tests.conftest import create_game, fresh, play_to_the_end, script_dice, unisolated, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -31,14 +30,14 @@ def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finishe
 
 
 class _AllOnes:
-    def randint(self, low: int, high: int) -> int:
+    def face(self, turn: int, roll_number: int, position: int) -> int:
         return 1
 
 
 def test_a_tie_is_told_as_a_shared_first_place(
     alice: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services.core, "rng", _AllOnes())  # both play the same game
+    script_dice(monkeypatch, _AllOnes())  # both play the same game
     game = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
 
     page = unisolated(alice.get(f"/g/{game.code}/").content.decode())

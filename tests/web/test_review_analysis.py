@@ -10,7 +10,15 @@ from django.test import Client
 from games import analysis, rules, services
 from games.strategy import advice
 from games.strategy.solver import Variant
-from tests.conftest import create_game, fresh, play_to_the_end, solved_tables, unisolated, version
+from tests.conftest import (
+    create_game,
+    fresh,
+    play_to_the_end,
+    script_dice,
+    solved_tables,
+    unisolated,
+    version,
+)
 
 # Upper section only, one player: 6 turns. Dice of every roll, in order.
 DICE = [6] * 5 + [5] * 5 + [1, 2, 3, 4, 4] + [4, 4, 1] + [2, 2, 2, 3, 3] + [3, 3, 3, 1, 1]
@@ -19,7 +27,7 @@ DICE += [1, 1, 1, 2, 2]
 
 @pytest.fixture
 def scripted_game(alice: Client, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(services.core, "rng", rules.ScriptedDice(DICE))
+    script_dice(monkeypatch, rules.ScriptedDice(DICE))
     game = create_game(alice, upper_only="on")
 
     def post(action: str, **data: str) -> None:

@@ -1,5 +1,9 @@
 """``manage.py serve``: the server of ``make run`` and of each process of the scale-out.
 
+With ``YATZY_TIDY_EVERY_S`` (the embedded default: every hour) it starts ``manage.py
+tidy`` beside the server, which deletes abandoned games and expired sessions on that
+schedule and ends with the server.
+
 On the embedded default it claims the database for itself (``yatzy_site.serving``),
 forgets the sockets an earlier server left counted when it stopped without their
 goodbyes (killed, crashed, the machine lost; see ``presence.forget_all_sockets``), and
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
 import sys
 
 from django.conf import settings
@@ -94,6 +99,12 @@ class Command(BaseCommand):
                 " are kept. Name each process (YATZY_PROCESS) so that it takes off what its"
                 " predecessor left counted."
             )
+        if settings.YATZY_TIDY_EVERY:
+            # beside the server, in a process of its own, which ends with the server
+            self.say(f"Tidying every {settings.YATZY_TIDY_EVERY} s (manage.py tidy).")
+            self.stdout.flush()  # before the helper's lines
+            tidy = ["tidy", "--every", str(settings.YATZY_TIDY_EVERY), "--with-parent"]
+            subprocess.Popen([sys.executable, "-m", "django", *tidy])
         endpoint = serving.endpoint(host, port)
         argv = [sys.executable, "-m", "daphne", "-e", endpoint]
         if settings.YATZY_LOG_FORMAT == "json":

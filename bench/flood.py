@@ -1,0 +1,197 @@
+"""A flood of new games against one table's moves: do the limits hold the line?
+
+Starts the site as ``make run`` serves it (one daphne, the embedded default; with
+DATABASE_URL and REDIS_URL, two named processes on PostgreSQL and Redis), seats two
+browsers at each of three tables by the invite link, and plays one table's moves at a
+steady rate three times: alone, while ``--clients`` clients create games as fast as
+the server answers them (each dropping its session cookie after every answer, as a
+client dodging the per-browser limit would; all from this machine's one address),
+and alone again. The flooded phase starts once the flood has met its limit (its first
+429): the games the limit allows before that are a burst that honest traffic could
+also make; how long it took is printed beside the figures. Prints each phase's move
+latencies and the ratio of the flooded p95 to the quiet one (both quiet phases' moves
+together, the machine's drift during the run evened out; the target: 2x at most),
+and what the flood got: games made, 429s. ``--limits off`` runs the same with the
+site's limits lifted, for the figure the limits are there to prevent.
+
+    .venv/bin/python -m bench.flood            # --help for the knobs
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+
+from bench import scenarios
+from bench.clients import BROWSER_HEADERS, Counters, RateLimiter
+from bench.http import HttpSession
+from bench.servers import Server
+from bench.stats import summary_ms
+
+TARGET_RATIO = 2.0
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="A flood of new games against a table.")
+    parser.add_argument("--clients", type=int, default=4, help="clients creating games")
+    parser.add_argument("--rate", type=float, default=10, help="the table's moves a second")
+    parser.add_argument("--limits", choices=("on", "off"), default="on")
+    return parser.parse_args(argv)
+
+
+def site_servers(var_dir: str, limits: str) -> list[Server]:
+    env = {"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING", "YATZY_TIDY_EVERY_S": "0"}
+    env["YATZY_LIMITS"] = "1" if limits == "on" else "0"
+    if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
+        return [Server(env)]
+    return [Server({**env, "YATZY_PROCESS": f"web{n}"}, through_serve=True) for n in (1, 2)]
+
+
+class Flood:
+    """``clients`` clients posting the New game form back to back until stopped."""
+
+    def __init__(self, servers: list[Server], clients: int) -> None:
+        self.sessions = [HttpSession(servers[n % len(servers)].url) for n in range(clients)]
+        self.statuses: dict[int, int] = {}
+        self.stop = asyncio.Event()
+        self.limited = asyncio.Event()  # set at the first 429: the flood meets its limit
+
+    async def run(self) -> None:
+        await asyncio.gather(*(self._client(session) for session in self.sessions))
+
+    async def _client(self, session: HttpSession) -> None:
+        await session.get("/")  # the CSRF cookie, as a page's form has it
+        token = session.cookies["csrftoken"]
+        form = {"name": "Flood", "ruleset": "yatzy", "players": "", "invites": "1"}
+        form |= {"teams": "0", "upper_bonus": "50", "csrfmiddlewaretoken": token}
+        headers = {"Origin": session.base_url, "Referer": session.base_url + "/"}
+        while not self.stop.is_set():
+            answer = await session.post("/games/new/", form, {**headers, **BROWSER_HEADERS})
+            self.statuses[answer.status_code] = self.statuses.get(answer.status_code, 0) + 1
+            if answer.status_code == 429:
+                self.limited.set()
+            session.cookies = {"csrftoken": token}  # a new browser every time
+
+    async def close(self) -> None:
+        await asyncio.gather(*(session.aclose() for session in self.sessions))
+
+
+async def play_phase(table: tuple, rate: float) -> Counters:
+    code, browsers, version, categories = table
+    counters = Counters()
+    await scenarios.play(
+        "project",
+        code,
+        browsers,
+        version,
+        scenarios.moves(len(browsers), categories),
+        counters,
+        RateLimiter(rate),
+    )
+    return counters
+
+
+async def run(args: argparse.Namespace, var_dir: str) -> dict:
+    servers = site_servers(var_dir, args.limits)
+    for server in servers:
+        server.start()
+    try:
+        tables = [
+            await scenarios.seat_table("project", servers, n, 2, "yatzy", False) for n in range(4)
+        ]
+        print("[warm-up] a table played, not measured", file=sys.stderr)
+        await play_phase(tables.pop(), args.rate * 2)
+        phases: dict[str, dict] = {}
+        responses: dict[str, list[float]] = {}
+        burst: dict = {"seconds": 0.0, "answers": {}}
+        flood = Flood(servers, args.clients)
+        for phase, table in zip(("quiet", "flood", "quiet again"), tables, strict=True):
+            print(f"[{phase}] playing a table at {args.rate:g} moves/s", file=sys.stderr)
+            flooding = None
+            if phase == "flood":
+                flooding = asyncio.create_task(flood.run())
+                if args.limits == "on":  # measured once the flood meets its limit
+                    burst_started = time.perf_counter()
+                    await flood.limited.wait()
+                    burst["seconds"] = round(time.perf_counter() - burst_started, 1)
+                    burst["answers"] = dict(flood.statuses)
+            started = time.perf_counter()
+            counters = await play_phase(table, args.rate)
+            seconds = time.perf_counter() - started
+            if flooding is not None:
+                flood.stop.set()
+                await flooding
+            responses[phase] = counters.response
+            phases[phase] = {
+                "moves": counters.actions,
+                "refused": counters.refused,
+                "lost": counters.lost,
+                "response_ms": summary_ms(counters.response),
+                "seconds": round(seconds, 1),
+            }
+        await flood.close()
+        for _code, browsers, _version, _categories in tables:
+            await asyncio.gather(*(browser.close() for browser in browsers))
+    finally:
+        for server in servers:
+            server.stop()
+    quiet = summary_ms(responses["quiet"] + responses["quiet again"])["p95"]
+    flooded = phases["flood"]["response_ms"]["p95"]
+    during = {
+        status: n - burst["answers"].get(status, 0) for status, n in sorted(flood.statuses.items())
+    }
+    return {
+        "limits": args.limits,
+        "clients": args.clients,
+        "processes": len(servers),
+        "phases": phases,
+        # what the limits let through before the flood met them (not measured)
+        "allowed_burst": burst,
+        "flood_answers": during,  # while the table's moves were measured
+        "flood_per_s": round(sum(during.values()) / phases["flood"]["seconds"], 1),
+        "quiet_p95_ms": quiet,
+        "ratio_p95": round(flooded / quiet, 2),
+    }
+
+
+def print_report(report: dict) -> None:
+    print(
+        f"== flood of new games: {report['clients']} clients, limits {report['limits']},"
+        f" {report['processes']} server process(es)"
+    )
+    for phase, figures in report["phases"].items():
+        ms = figures["response_ms"]
+        print(
+            f"  {phase:12s} {figures['moves']} moves, refused {figures['refused']},"
+            f" lost {figures['lost']}: p50 {ms['p50']:.1f} ms, p95 {ms['p95']:.1f} ms,"
+            f" p99 {ms['p99']:.1f} ms"
+        )
+    burst = report["allowed_burst"]
+    if burst["answers"]:
+        allowed = ", ".join(f"{status}: {n}" for status, n in burst["answers"].items())
+        print(f"  before the flood met its limit: {burst['seconds']} s ({allowed}), not measured")
+    answers = ", ".join(f"{status}: {n}" for status, n in report["flood_answers"].items())
+    print(f"  the flood while measured: {report['flood_per_s']} requests/s ({answers})")
+    mark = "ok  " if report["ratio_p95"] <= TARGET_RATIO else "MISS"
+    print(
+        f"  {mark} another table's moves, p95 flooded / quiet ({report['quiet_p95_ms']:.1f} ms):"
+        f" {report['ratio_p95']}x"
+        f" (target {TARGET_RATIO:g}x)"
+    )
+
+
+async def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="yatzy-flood-") as var_dir:
+        scenarios.prepare_site(var_dir)
+        report = await run(args, var_dir)
+    print_report(report)
+    return report
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,125 @@
+"""The daily challenge: entering today's from the home page, and each day's table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
+
+from games import clock, daily, leaderboard, names, services
+from games.errors import ActionError
+from games.models import DailyAttempt, DailyChallenge
+from games.tableview import RULESET_NAMES
+from games.views.access import error_page, remember, require_GET, require_POST, viewer_of
+
+# The name a browser last played under, offered again (the home page's forms)
+NAME_KEY = "player_name"
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+UNKNOWN_DAY = _("That is not a day: a day's table is at /daily/RULES/YYYY-MM-DD/.")
+FUTURE_DAY = _("That day has not come yet: its challenge starts at midnight UTC.")
+NO_CHALLENGE = _("Nobody played that day's challenge: there is no table for it.")
+
+
+def remember_name(request: HttpRequest, name: str) -> None:
+    request.session[NAME_KEY] = names.seat_name(name)
+
+
+def remembered_name(request: HttpRequest) -> str:
+    return request.session.get(NAME_KEY, "")
+
+
+def daily_choices(request: HttpRequest) -> dict:
+    """What the home page's daily challenge form needs."""
+    return {
+        "daily_rulesets": [(key, RULESET_NAMES[key]) for key in daily.RULESETS],
+        "daily_name": remembered_name(request),
+        "daily_today": clock.today().isoformat(),
+        "max_typed": names.MAX_NAME_TYPED,
+    }
+
+
+@require_POST
+def play(request: HttpRequest) -> HttpResponse:
+    """Today's challenge of the rule set pressed, for this browser (its game still
+    being played, if it has one)."""
+    viewer = viewer_of(request)
+    name = request.POST.get("name", "")
+    try:
+        game = services.play_daily(viewer, request.POST.get("daily", ""), name)
+    except ActionError as error:
+        return error_page(request, error, back="/")
+    remember_name(request, name)
+    remember(request, services.local_tokens(game, viewer))
+    return redirect("table", game.code)
+
+
+@require_GET
+def today(request: HttpRequest, ruleset: str) -> HttpResponse:
+    if ruleset not in daily.RULESETS:
+        return error_page(request, services.NoSuchChallenge())
+    return redirect("daily_day", ruleset, clock.today().isoformat())
+
+
+@require_GET
+def day(request: HttpRequest, ruleset: str, day: str) -> HttpResponse:
+    """The day's table: the results that count, ranked, with the points each lost
+    against perfect play; the practice results; the par once this browser has
+    finished an attempt (or the day is over); the seed once the day is over."""
+    if ruleset not in daily.RULESETS:
+        return error_page(request, services.NoSuchChallenge())
+    try:
+        when = dt.date.fromisoformat(day) if ISO_DAY.fullmatch(day) else None
+    except ValueError:
+        when = None
+    if when is None:
+        return error_page(request, ActionError(UNKNOWN_DAY, status=404))
+    now = clock.today()
+    if when > now:
+        return error_page(request, ActionError(FUTURE_DAY, status=404))
+    challenge = DailyChallenge.objects.filter(day=when, ruleset=ruleset).first()
+    if challenge is None and when < now:
+        return error_page(request, ActionError(NO_CHALLENGE, status=404))
+    viewer = viewer_of(request)
+    over = when < now
+    context = {
+        "ruleset": ruleset,
+        "ruleset_name": RULESET_NAMES[ruleset],
+        "day": when,
+        "over": over,
+        "challenge": challenge,
+        "earlier": leaderboard.last_day_before(when, ruleset),
+        "later": leaderboard.first_day_after(when, ruleset, now),
+        "counted": [],
+        "practice": [],
+        **daily_choices(request),
+    }
+    if challenge is not None:
+        counted, practice = leaderboard.standings(challenge, viewer.browser_id)
+        finished = daily.has_finished(challenge, viewer.browser_id)
+        context.update(
+            counted=counted,
+            practice=practice,
+            show_par=over or finished,
+            par=leaderboard.par_of(challenge),
+            seed=challenge.seed if over else "",
+            share=_share(request, challenge, viewer.browser_id),
+            playing=challenge.attempts.filter(
+                browser_id=viewer.browser_id, result=DailyAttempt.Result.PLAYING
+            ).exists(),
+        )
+    return render(request, "games/daily.html", context)
+
+
+def _share(request: HttpRequest, challenge: DailyChallenge, browser_id: str) -> str:
+    """This browser's result to share: the one that counts, else its first practice."""
+    mine = challenge.attempts.filter(browser_id=browser_id, finished_at__isnull=False)
+    counted = mine.filter(result=DailyAttempt.Result.COUNTED).first()
+    attempt = counted or mine.order_by("finished_at").first()
+    if attempt is None:
+        return ""
+    link = request.build_absolute_uri(leaderboard.day_url(challenge))
+    return leaderboard.share_text(attempt, leaderboard.par_of(challenge), link)

@@ -1,0 +1,141 @@
+"""The limits at the door: ``limit_requests``, the middleware after ``timed``, counts
+each request of a limited kind (``LIMITED``) against its browser's and its address's
+limits (``games.limits``) and answers one over them with the 429 page, before any of
+the site's work: no session read, no CSRF check, no view.
+
+Under ASGI it is async, and so is its refusal: the site's middleware below it is
+synchronous and runs in the server's one sync thread, where every request waits its
+turn; a flood refused there made every table's moves queue behind it (bench/flood.py,
+docs/performance.md). Counts kept in the process's memory are read on the event loop;
+any other store (Redis) from a worker thread, off the loop.
+
+A new kind of request to limit (reactions, say) is its view's URL name here, with the
+kind's rates in ``settings.YATZY_RATES``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+from typing import cast
+
+from asgiref.sync import iscoroutinefunction, sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import Resolver404, resolve, reverse
+from django.utils import translation
+from django.utils.decorators import sync_and_async_middleware
+from django.utils.translation import ngettext
+
+from games import language, limits
+
+POST = frozenset({"POST"})
+LOOK = frozenset({"GET", "HEAD"})
+# The requests limited, by their view's URL name: (kind, methods counted). Pages only
+# looked at are not (the proxy limits those): joining is taking a seat, not its page.
+LIMITED: dict[str, tuple[str, frozenset[str]]] = {
+    "create_game": ("create", POST),
+    "play_again": ("create", POST),
+    "join": ("join", POST),
+    "rejoin": ("join", LOOK),
+    **{
+        name: ("move", POST)
+        for name in (
+            *("roll", "hold", "declare", "score"),
+            *("start", "leave", "remove_seat", "skip_turn", "hand_to_bot", "take_back"),
+        )
+    },
+    "hint": ("move", LOOK),  # the coach's advice is worked out anew each time
+}
+
+
+@sync_and_async_middleware
+def limit_requests(
+    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
+):
+    if iscoroutinefunction(get_response):
+
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
+            kind = kind_of(request)
+            if kind is not None:
+                if isinstance(caches["limits"], LocMemCache):
+                    refusal = counted(request, kind)
+                else:
+                    refusal = await sync_to_async(counted, thread_sensitive=False)(request, kind)
+                if refusal is not None:
+                    return too_many(request, refusal)
+            return await cast(Awaitable[HttpResponse], get_response(request))
+
+        return async_middleware
+
+    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        kind = kind_of(request)
+        refusal = counted(request, kind) if kind is not None else None
+        return too_many(request, refusal) if refusal else sync_get_response(request)
+
+    return middleware
+
+
+def kind_of(request: HttpRequest) -> str | None:
+    """The kind of limit ``request`` counts against, if any."""
+    if not settings.YATZY_LIMITS:
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    kind, methods = LIMITED.get(match.url_name or "", ("", frozenset()))
+    if request.method not in methods:
+        return None  # refused by the view as a method it does not take, or not limited
+    request.resolver_match = match
+    return kind
+
+
+def counted(request: HttpRequest, kind: str) -> limits.Refusal | None:
+    browser = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    return limits.check(kind, browser, request.META.get("REMOTE_ADDR"))
+
+
+def too_many(request: HttpRequest, refusal: limits.Refusal) -> HttpResponse:
+    """429, in the page's language, with when to try again (also in ``Retry-After``)
+    and the way back to the table the request was about. A page of its own, with no
+    form (no CSRF token to make) and no session: it costs next to nothing. An htmx
+    request gets it in place of the page, as every refusal made before a view."""
+    wait = refusal.retry_after
+    code = request.resolver_match.kwargs.get("code") if request.resolver_match else None
+    chosen = language.asked_for(request) or translation.get_language_from_request(request)
+    with translation.override(chosen):
+        context = {
+            "message": wait_message(wait),
+            "back": reverse("table", args=[code]) if code else "",
+        }
+        response = render(request, "games/too_many.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    if request.headers.get("HX-Request") == "true":
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def wait_message(seconds: int) -> str:
+    if seconds < 60:
+        return ngettext(
+            "Too many requests from your browser or your network just now:"
+            " try again in %(count)s second.",
+            "Too many requests from your browser or your network just now:"
+            " try again in %(count)s seconds.",
+            seconds,
+        ) % {"count": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext(
+        "Too many requests from your browser or your network just now:"
+        " try again in %(count)s minute.",
+        "Too many requests from your browser or your network just now:"
+        " try again in %(count)s minutes.",
+        minutes,
+    ) % {"count": minutes}
