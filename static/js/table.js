@@ -529,6 +529,22 @@
     var button = document.getElementById(id);
     return button && !button.disabled && button.closest("#table") ? button : null;
   }
+  // A key pressed as a new table comes in (a hold's answer, and at once R) waits for
+  // htmx to take the table over: a click before that is dropped (see "submit" above).
+  var keyedWhileSettling = null;
+  function press(button) {
+    if (document.querySelector("#table.htmx-settling, #table .htmx-settling")) {
+      keyedWhileSettling = button.id;
+    } else {
+      button.click();
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var id = keyedWhileSettling;
+    keyedWhileSettling = null;
+    var button = id && pressable(id);
+    if (button) button.click();
+  });
   function dieOfKey(event) {
     var match = /^(?:Digit|Numpad)([1-6])$/.exec(event.code || "") || /^([1-6])$/.exec(event.key);
     return match ? parseInt(match[1], 10) - 1 : null;
@@ -560,11 +576,11 @@
       done = openHelp();
     } else if (key === "r" || key === "R" || (key === " " && !(target.closest && target.closest(OWN_SPACE)))) {
       var roll = pressable("roll-button");
-      if (roll) roll.click();
+      if (roll) press(roll);
       done = !!roll;
     } else if (die !== null) {
       var held = pressable("die-" + die);
-      if (held) held.click();
+      if (held) press(held);
       done = !!held;
     } else if (key === "s" || key === "S") {
       done = toTheScorecard();
