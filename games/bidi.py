@@ -12,7 +12,7 @@ puts into a page is isolated:
 - in markup, in ``<bdi>`` (``isolated``, and the ``bdi`` filter of the templates);
 - in plain text, where no element can go (an attribute such as ``aria-label``, a
   message that is escaped whole), between FSI (U+2068) and PDI (U+2069), which
-  isolate as ``<bdi>`` does (``isolated_text``).
+  isolate as ``<bdi>`` does (``isolated_text``, a team's ``team_text``).
 
 A team's name is its players' names, each isolated, joined by "&" (``team``): one
 isolate around the whole would keep an override of its first name going over the rest.
@@ -44,3 +44,9 @@ def team(names: Iterable[str]) -> SafeString:
 def isolated_text(name: str) -> str:
     """``name`` isolated in plain text, between FSI and PDI."""
     return f"{FSI}{name}{PDI}"
+
+
+def team_text(names: Iterable[str]) -> str:
+    """The name of a scorecard in plain text (an attribute, such as a column's title): its
+    players' names, each isolated, joined by "&"."""
+    return " & ".join(map(isolated_text, names))

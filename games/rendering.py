@@ -126,8 +126,10 @@ def scorecard_html(card: Scorecard) -> SafeString:
         fragment("scorecard-row", kind=kind, name=name, cells=tuple(c[r] for c in columns))
         for r, (_key, name, kind) in enumerate(card.rows)
     )
-    head = fragment("scorecard-head", columns=card.columns, current_column=card.current_column)
-    return render_to_string(f"{TEMPLATE}#scorecard", {"head": head, "rows": rows})
+    heads = tuple(zip(card.columns, card.titles, strict=True))
+    head = fragment("scorecard-head", heads=heads, current_column=card.current_column)
+    context = {"head": head, "rows": rows, "columns": len(card.columns)}
+    return render_to_string(f"{TEMPLATE}#scorecard", context)
 
 
 def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:

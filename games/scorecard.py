@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
-from games.bidi import team
+from games.bidi import team, team_text
 
 
 class Cell(NamedTuple):
@@ -47,6 +47,13 @@ def column_heads(state: rules.GameState, names: dict[int, str]) -> list[SafeStri
     wherever it is shown (a column's head, the ranking, the history) a name in a
     right-to-left script or with a bidi control leaves the text beside it as it is."""
     return [team(names.get(p, "?") for p in card.players) for card in state.scorecards]
+
+
+def column_titles(state: rules.GameState, names: dict[int, str]) -> list[str]:
+    """Each scorecard's name in plain text, its players' names isolated: the title of a
+    column's head, whose name is cut short for the eye where it is longer than the
+    column."""
+    return [team_text(names.get(p, "?") for p in card.players) for card in state.scorecards]
 
 
 class Turn(NamedTuple):
@@ -176,6 +183,7 @@ class Scorecard(NamedTuple):
     """The scorecard's table as one viewer sees it, column by column."""
 
     columns: tuple[SafeString, ...]  # each scorecard's name, as markup (``column_heads``)
+    titles: tuple[str, ...]  # and in plain text (``column_titles``)
     current_column: int | None  # the scorecard to move, none once the game is over
     rows: tuple[tuple[str, str, str], ...]  # (key, untranslated name, kind) per row
     cells: tuple[tuple[Cell | str, ...], ...]  # each column's cells, top to bottom
@@ -193,6 +201,7 @@ def scorecard(
     language = get_language()
     return Scorecard(
         tuple(column_heads(state, names)),
+        tuple(column_titles(state, names)),
         current,
         _row_heads(layout),
         tuple(

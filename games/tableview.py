@@ -89,6 +89,7 @@ class Table(NamedTuple):
     turn: Turn
     dice: tuple[tuple[int, bool], ...]  # (face, held) per die
     dice_count: int
+    roll: str  # which roll the dice are of ("turn.roll"; "" before the turn's first)
     can_hold: bool
     can_roll: bool
     can_hint: bool
@@ -174,6 +175,8 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         turn=turn,
         dice=tuple((face, i in state.held) for i, face in enumerate(state.dice)),
         dice_count=state.dice_count,
+        # a browser shown another roll than before animates the dice it rolled (table.js)
+        roll=f"{state.turn}.{state.roll_number}" if state.roll_number else "",
         can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
         can_roll=live
         and state.roll_number < rules.MAX_ROLLS

@@ -25,7 +25,7 @@ from games.forms import RULESET_CHOICES
 from games.models import BOT_LEVELS, DailyAttempt, Game, GameEvent, Seat, bot_name
 from games.names import name_key, tidy_name
 from games.replay import replay
-from games.scorecard import column_heads, scorecard_rows
+from games.scorecard import column_heads, column_titles, scorecard_rows
 from games.services import MAX_SEATS
 from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
@@ -153,7 +153,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context = {
         "game": game,
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
-        "columns": heads,
+        "heads": tuple(zip(heads, column_titles(state, summary_names), strict=True)),
         "rows": scorecard_rows(state, {}, live=False, declaring=False),
         "current_column": None,
         "step": step,

@@ -50,25 +50,35 @@
     wasMyTurn = !!myTurn;
   }
 
-  // An optional chime when the turn comes to this browser (off until asked for; the
-  // choice is remembered). window.yatzyTurnSignals counts chimes, for the browser tests.
+  // Optional sounds, each off until asked for and remembered by the browser: a chime
+  // when the turn comes to this browser (data-sound="turn") and the rattle of a roll
+  // (data-sound="dice"), both made by the Web Audio API. window.yatzyTurnSignals and
+  // window.yatzyRollSounds count them, for the browser tests.
+  var SOUND_KEYS = { turn: "yatzy-sound", dice: "yatzy-dice-sound" };
   var wasMyTurn = null;
   var audio = null;
   window.yatzyTurnSignals = 0;
-  function soundOn() {
-    return window.localStorage && localStorage.getItem("yatzy-sound") === "1";
+  window.yatzyRollSounds = 0;
+  function soundOn(kind) {
+    return !!window.localStorage && localStorage.getItem(SOUND_KEYS[kind]) === "1";
   }
   function showSound() {
     document.querySelectorAll("[data-sound]").forEach(function (button) {
-      button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+      button.hidden = false; // of no use without JavaScript
+      button.setAttribute("aria-pressed", soundOn(button.getAttribute("data-sound")) ? "true" : "false");
     });
   }
-  function signalTurn() {
-    if (!soundOn()) return;
-    window.yatzyTurnSignals += 1;
+  function audioContext() {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context) return null;
     audio = audio || new Context();
+    if (audio.state === "suspended") audio.resume();
+    return audio;
+  }
+  function signalTurn() {
+    if (!soundOn("turn")) return;
+    window.yatzyTurnSignals += 1;
+    if (!audioContext()) return;
     var tone = audio.createOscillator();
     var volume = audio.createGain();
     tone.frequency.value = 660;
@@ -78,13 +88,68 @@
     tone.start();
     tone.stop(audio.currentTime + 0.4);
   }
+  // dice on a table: a few short clicks of noise at random moments in 0.4 s
+  function rattle() {
+    window.yatzyRollSounds += 1;
+    if (!audioContext()) return;
+    var rate = audio.sampleRate;
+    var length = Math.floor(rate * 0.45);
+    var buffer = audio.createBuffer(1, length, rate);
+    var samples = buffer.getChannelData(0);
+    var click = Math.floor(rate * 0.025);
+    for (var hit = 0; hit < 7; hit++) {
+      var start = Math.floor(Math.random() * (length - click));
+      for (var i = 0; i < click; i++) {
+        samples[start + i] += (Math.random() * 2 - 1) * Math.exp((-5 * i) / click) * 0.6;
+      }
+    }
+    var source = audio.createBufferSource();
+    source.buffer = buffer;
+    var filter = audio.createBiquadFilter();
+    filter.type = "bandpass";
+    filter.frequency.value = 2400;
+    filter.Q.value = 0.9;
+    source.connect(filter).connect(audio.destination);
+    source.start();
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-sound]");
     if (!button) return;
-    localStorage.setItem("yatzy-sound", soundOn() ? "0" : "1");
+    var kind = button.getAttribute("data-sound");
+    localStorage.setItem(SOUND_KEYS[kind], soundOn(kind) ? "0" : "1");
+    if (soundOn(kind)) audioContext(); // allowed now, by this press, for later sounds
     showSound();
   });
   document.addEventListener("DOMContentLoaded", showSound);
+
+  // A roll tumbles the dice it rolled, not the held ones, in every browser at the
+  // table, as the table that carries it comes in (the roller's answer, everyone else's
+  // push): the dice area names its roll ("turn.roll"), and a table of another roll than
+  // the one on screen brings a new roll. Not on the page's first table, and nothing
+  // moves under prefers-reduced-motion. The class goes on once htmx has settled the
+  // new table: settling gives each element of an id its own class back.
+  var shownRoll = null;
+  var lessMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  function rollShown() {
+    var area = document.querySelector("#table .dice-area");
+    return area ? area.getAttribute("data-roll") : "";
+  }
+  function showRoll() {
+    var roll = rollShown();
+    if (roll === shownRoll) return;
+    var first = shownRoll === null;
+    shownRoll = roll;
+    if (first || !roll) return;
+    if (!(lessMotion && lessMotion.matches)) {
+      document.querySelectorAll("#table .die:not(.held)").forEach(function (die) {
+        die.classList.add("rolling");
+      });
+    }
+    if (soundOn("dice")) rattle();
+  }
+  document.addEventListener("DOMContentLoaded", showRoll);
+  document.addEventListener("htmx:afterSettle", showRoll);
+  document.addEventListener("htmx:wsAfterMessage", showRoll);
 
   document.addEventListener("htmx:afterSettle", afterUpdate);
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
@@ -296,8 +361,9 @@
     all.forEach(function (node) {
       // htmx's own classes (a request in flight) and the whole page's CSRF fields
       // (htmx sends the token in a header) are not what the table shows.
+      // (nor is a roll's tumble, which this page added)
       var kept = Array.prototype.filter.call(node.classList, function (name) {
-        return name.indexOf("htmx-") !== 0;
+        return name.indexOf("htmx-") !== 0 && name !== "rolling";
       });
       if (kept.length) node.setAttribute("class", kept.join(" "));
       else node.removeAttribute("class");
@@ -492,5 +558,119 @@
     if (box.top < 0 || box.top > window.innerHeight - 80) {
       stepper.scrollIntoView({ block: "start" });
     }
+  });
+
+  // Keys at the table, listed in the help dialog (#keys-help, opened by "?" or its
+  // button): R or Space rolls, 1 to 6 hold or release that die, S goes to the
+  // scorecard (its first score offered, else the scorecard itself). Each presses the
+  // button a click would, so a screen reader hears what a click makes it hear. Never
+  // while typing in a field or choosing in a menu, nor with Ctrl, Alt or Cmd, nor behind
+  // an open dialog; Space stays the key of the control that has the focus.
+  var OWN_KEYS = "input, textarea, select, [contenteditable]";
+  var OWN_SPACE = "button, a[href], summary, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
+  function pressable(id) {
+    var button = document.getElementById(id);
+    return button && !button.disabled && button.closest("#table") ? button : null;
+  }
+  // A key pressed as a new table comes in (a hold's answer, and at once R) waits for
+  // htmx to take the table over: a click before that is dropped (see "submit" above).
+  var keyedWhileSettling = null;
+  function press(button) {
+    if (document.querySelector("#table.htmx-settling, #table .htmx-settling")) {
+      keyedWhileSettling = button.id;
+    } else {
+      button.click();
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var id = keyedWhileSettling;
+    keyedWhileSettling = null;
+    var button = id && pressable(id);
+    if (button) button.click();
+  });
+  function dieOfKey(event) {
+    var match = /^(?:Digit|Numpad)([1-6])$/.exec(event.code || "") || /^([1-6])$/.exec(event.key);
+    return match ? parseInt(match[1], 10) - 1 : null;
+  }
+  function toTheScorecard() {
+    var choice = document.querySelector("#table .score-option, #table .declare");
+    var scorecard = document.querySelector("#table .scorecard-scroll");
+    var place = choice || scorecard;
+    if (!place) return false;
+    place.focus();
+    place.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+  function openHelp() {
+    var help = document.getElementById("keys-help");
+    if (!help || help.open) return false;
+    help.showModal();
+    return true;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey) return;
+    var target = event.target;
+    if (target.isContentEditable || (target.closest && target.closest(OWN_KEYS))) return;
+    if (document.querySelector("dialog[open]")) return;
+    var done = false;
+    var key = event.key;
+    var die = dieOfKey(event);
+    if (key === "?") {
+      done = openHelp();
+    } else if (key === "r" || key === "R" || (key === " " && !(target.closest && target.closest(OWN_SPACE)))) {
+      var roll = pressable("roll-button");
+      if (roll) press(roll);
+      done = !!roll;
+    } else if (die !== null) {
+      var held = pressable("die-" + die);
+      if (held) press(held);
+      done = !!held;
+    } else if (key === "s" || key === "S") {
+      done = toTheScorecard();
+    }
+    if (done) event.preventDefault();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-keys-help]")) openHelp();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-keys-help]").forEach(function (button) {
+      button.hidden = false; // of no use without JavaScript
+    });
+  });
+
+  // The language menu takes the page to the language chosen as it is chosen; its
+  // Change button is for pages without JavaScript. A closed menu stepped through with
+  // the arrow keys (which tells the page of each step) goes there on Enter, or when
+  // the focus leaves it, as Firefox does: not at the first step.
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form.language");
+    var menu = form && form.querySelector("select");
+    if (!menu) return;
+    var change = form.querySelector("button[type=submit]");
+    if (change) change.hidden = true;
+    var shown = menu.value;
+    var stepped = false;
+    function go() {
+      if (menu.value !== shown) form.submit();
+    }
+    menu.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        go();
+      } else if (/^(Arrow|Page|Home|End)/.test(event.key) || event.key.length === 1) {
+        stepped = !event.altKey && event.key !== " ";
+      }
+    });
+    menu.addEventListener("pointerdown", function () {
+      stepped = false; // a choice in the open list, by pointer
+    });
+    menu.addEventListener("change", function () {
+      if (!stepped) go();
+    });
+    menu.addEventListener("blur", function () {
+      stepped = false;
+      go();
+    });
   });
 })();

@@ -136,7 +136,7 @@ def test_the_charts_numbers_are_a_table_under_it(alice: Client, scripted_game) -
 
     numbers = re.search(r'<details class="chart-numbers">(.*?)</details>', page, re.S).group(1)
     assert "<summary>Show the chart's numbers</summary>" in numbers
-    assert "<caption>Expected final score after each turn</caption>" in numbers
+    assert '<caption id="chart-caption">Expected final score after each turn</caption>' in numbers
     assert '<th scope="col">Turn</th><th scope="col"><bdi>Alice</bdi></th>' in numbers
     rows = re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td></tr>', numbers)
     assert rows == [

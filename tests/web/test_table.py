@@ -39,7 +39,10 @@ def test_the_table_shows_dice_as_buttons_and_a_scorecard(alice: Client, game: Ga
     for number, face in enumerate(state.dice, start=1):
         assert f'aria-label="Die {number}: {face}"' in page
     assert 'aria-pressed="false"' in page
-    assert '<th scope="col" class="current" aria-current="true">Alice</th>' in page
+    assert (
+        '<th scope="col" title="Alice" class="current" aria-current="true">'
+        '<span class="player-name">Alice</span></th>'
+    ) in page
     assert 'role="status"' in page
     assert "Roll" in page and "2 rolls left" in page
 
@@ -643,5 +646,10 @@ def test_a_right_to_left_name_is_isolated_in_every_sentence_and_head_of_the_tabl
     assert f'<p class="last-move">{mallory} rolled ' in rolled
     assert f'<p class="last-move">{mallory} scored ' in scored
     assert f"Your turn, {arabic}. Roll the dice." in scored  # and the live region's
-    assert f'<th scope="col">{mallory}</th>' in scored  # the scorecard's heads
-    assert f'<th scope="col" class="current" aria-current="true">{arabic}</th>' in scored
+    # the scorecard's heads, and their titles in plain text
+    name = '<span class="player-name">{}</span></th>'
+    assert f'<th scope="col" title="\u2068\u202eMallory\u2069">{name.format(mallory)}' in scored
+    assert (
+        f'<th scope="col" title="\u2068محمد\u2069" class="current" aria-current="true">'
+        f"{name.format(arabic)}"
+    ) in scored
