@@ -7,8 +7,9 @@ have (404): nobody outside learns that it is there. The address is ``REMOTE_ADDR
 behind a proxy, with daphne's ``--proxy-headers``, the first address of
 X-Forwarded-For, which must then be one the proxy wrote (docs/deploy.md).
 
-Under ``YATZY_LOG_FORMAT=json`` the same middleware writes each request's access line
-(logger ``yatzy_site.access``), in place of daphne's, which is not JSON.
+The same middleware writes each request's access line (logger ``yatzy_site.access``:
+text, or JSON under ``YATZY_LOG_FORMAT=json``), in place of daphne's, without the
+secret part of a personal link (``logged_path``).
 """
 
 from __future__ import annotations
@@ -44,21 +45,32 @@ def observe(request: HttpRequest, response: HttpResponse, began: float) -> None:
     REQUEST_SECONDS.labels(view, method, f"{status // 100}xx").observe(seconds)
     if status >= 400:
         HTTP_ERRORS.labels(view, method, str(status)).inc()
-    if settings.YATZY_LOG_FORMAT == "json":
-        access.info(
-            "%s %s %s",
-            method,
-            request.path,
-            status,
-            extra={
-                "method": method,
-                "path": request.path,
-                "status_code": status,
-                "view": view,
-                "duration_ms": round(seconds * 1000, 2),
-                "client": request.META.get("REMOTE_ADDR", ""),
-            },
-        )
+    path = logged_path(request)
+    access.info(
+        "%s %s %s",
+        method,
+        path,
+        status,
+        extra={
+            "method": method,
+            "path": path,
+            "status_code": status,
+            "view": view,
+            "duration_ms": round(seconds * 1000, 2),
+            "client": request.META.get("REMOTE_ADDR", ""),
+        },
+    )
+
+
+def logged_path(request: HttpRequest) -> str:
+    """The request's path as the access log writes it: a personal link's seat token
+    (``/g/<code>/seat/<token>/``), which lets whoever holds it play that seat, is not
+    written, so that reading the logs gives no seat away."""
+    match = request.resolver_match
+    token = match.kwargs.get("token") if match is not None else None
+    if not token:
+        return request.path
+    return request.path.replace(f"/{token}/", "/…/")
 
 
 # every request timed and counted: the site's first middleware. The site's chain is

@@ -16,6 +16,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from games.models import Seat
+from games.rules import TableOptions
+from games.services import SeatSpec, create_game
+from games.viewer import Viewer
 from tests.conftest import ROOT
 from tests.deploy.test_settings import environment
 
@@ -85,9 +89,10 @@ def test_json_logs_are_one_object_a_line_with_the_request_and_the_traceback(
 def test_by_default_the_logs_are_text_for_a_person(tmp_path: Path) -> None:
     lines = run_site(tmp_path)
 
-    assert lines[0] == "Not Found: /no-such-page/"  # daphne writes the access lines
-    assert lines[1] == "the seat is gone"
-    assert lines[2] == "Traceback (most recent call last):"
+    assert lines[0] == "GET /no-such-page/ 404"  # the site's access line, not daphne's
+    assert lines[1] == "Not Found: /no-such-page/"
+    assert lines[2] == "the seat is gone"
+    assert lines[3] == "Traceback (most recent call last):"
     assert lines[-1] == "KeyError: 'seat'"
 
 
@@ -108,7 +113,7 @@ def test_under_json_logs_the_server_says_what_it_did_as_a_record_and_daphne_logs
 
 
 @pytest.mark.django_db
-def test_by_default_daphne_writes_its_access_log(
+def test_by_default_daphne_writes_no_access_log_of_its_own(
     claims: list[int], daphne: list[list[str]]
 ) -> None:
     out = StringIO()
@@ -116,4 +121,24 @@ def test_by_default_daphne_writes_its_access_log(
     call_command("serve", "--port", "8125", stdout=out)
 
     assert "socket" in out.getvalue()
-    assert "--verbosity" not in daphne[0]
+    assert daphne[0][-3:-1] == ["--verbosity", "0"]  # the site writes the access lines
+
+
+@pytest.mark.django_db
+def test_the_access_log_does_not_give_away_a_personal_links_seat(
+    client, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = create_game(
+        Viewer("host-browser"),
+        ruleset="yatzy",
+        options=TableOptions(),
+        seats=[SeatSpec(Seat.Kind.LOCAL, "Ann"), SeatSpec(Seat.Kind.REMOTE, "")],
+    )
+    token = game.seats.get(position=1).token
+
+    with caplog.at_level(logging.INFO, logger="yatzy_site.access"):
+        client.get(f"/g/{game.code}/seat/{token}/")
+
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "yatzy_site.access"]
+    assert line.startswith(f"GET /g/{game.code}/seat/…/ ")
+    assert token not in caplog.text

@@ -107,10 +107,10 @@ class Command(BaseCommand):
             subprocess.Popen([sys.executable, "-m", "django", *tidy])
         endpoint = serving.endpoint(host, port)
         argv = [sys.executable, "-m", "daphne", "-e", endpoint]
-        if settings.YATZY_LOG_FORMAT == "json":
-            # no access log of daphne's, which is text: the site writes each request's,
-            # as JSON (yatzy_site.monitoring); daphne's other records go through LOGGING
-            argv += ["--verbosity", "0"]
+        # no access log of daphne's: the site writes each request's, in the logs' format
+        # and without the seat tokens of personal links (yatzy_site.monitoring); daphne's
+        # other records go through LOGGING
+        argv += ["--verbosity", "0"]
         if options["proxy_headers"]:
             argv.append("--proxy-headers")
         argv.append("yatzy_site.asgi:application")
