@@ -80,7 +80,8 @@ def test_a_player_a_crash_left_counted_can_be_skipped_once_the_server_has_restar
         " server left counted.\n"
     )
     endpoint = "tcp:port=8123:interface=127.0.0.1:backlog=4096"
-    assert daphne == [[sys.executable, sys.executable, "-m", "daphne", "-e", endpoint, APP]]
+    daphne_argv = [sys.executable, "-m", "daphne", "-e", endpoint, "--verbosity", "0", APP]
+    assert daphne == [[sys.executable, *daphne_argv]]
     assert os.get_inheritable(claims[0])  # daphne holds the claim until it exits
     assert serving.serving_at() == "http://127.0.0.1:8123/"
 
