@@ -81,7 +81,7 @@ def expected_final(state: rules.GameState, solver: Solver | None = None) -> floa
         return None
     mask, upper, box, banked = _position(solver, state)
     if state.roll_number == 0:
-        return banked + float(solver.values[mask[0], upper[0], box[0]])
+        return banked + solver.value(mask[0], upper[0], box[0])
     advice = advise(state, solver)
     return advice.best.expected if advice else None
 
@@ -102,4 +102,4 @@ def _position(solver: Solver, state: rules.GameState, index: int | None = None):
 def between_turns(state: rules.GameState, index: int, solver: Solver) -> float:
     """Expected final score of scorecard ``index`` before its next turn's first roll."""
     mask, upper, box, banked = _position(solver, state, index)
-    return banked + float(solver.values[mask[0], upper[0], box[0]])
+    return banked + solver.value(mask[0], upper[0], box[0])

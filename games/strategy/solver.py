@@ -16,19 +16,31 @@ layout) - advice is not offered on such tables.
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import multiprocessing
 import os
+import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
 
 import numpy as np
 
 from games import rules
-from games.strategy.dice import DiceSpace, best_keep, dice_space, expect
+from games.strategy.dice import (
+    DiceSpace,
+    best_keep_rows,
+    dice_space,
+    expect_rows,
+    roll_block,
+    work_array,
+)
 
-CHUNK = 16_384  # positions solved together; bounds memory to a few hundred MB
+Progress = Callable[[int, int, float], None]
+_TURN_COST = 8  # a turn's rolls cost about as much as choosing among 8 categories
+CHUNK = 1_024  # positions solved together: their work arrays stay in the CPU caches
 JOKER_POINTS = rules.JOKER_POINTS
 YAHTZEE_BONUS = 100
 
@@ -94,7 +106,11 @@ class Variant:
 
 
 class Solver:
-    """Value tables of one variant: ``values[mask, upper, box]`` = expected points to come."""
+    """Value tables of one variant: ``value(mask, upper, box)`` = expected points to come.
+
+    ``values[row, upper, box]`` holds them, a row per scorecard that exists: every
+    set of categories used on a whole game (``row = mask``), only the first n of them
+    in forced order (``row = n``), so a forced-order table is a few kilobytes."""
 
     def __init__(self, variant: Variant, values: np.ndarray | None = None) -> None:
         self.variant = variant
@@ -113,67 +129,121 @@ class Solver:
         rolls = self.space.roll_multisets
         self.alike = np.array([len(set(r)) == 1 for r in rolls])
         self.alike_face = np.array([r[0] if len(set(r)) == 1 else 0 for r in rolls])
-        shape = (1 << self.count, self.levels, self.boxes)
+        # (C, R) dice showing an upper category's face in each roll; (C, R, 1) scores
+        self.counts = np.array([[r.count(c + 1) for r in rolls] for c in range(self.count)])
+        self._score_rows = self.scores.astype(np.float32)[:, :, None]
+        rows = self.count + 1 if variant.forced_order else 1 << self.count
+        shape = (rows, self.levels, self.boxes)
         self.values = np.zeros(shape, dtype=np.float32) if values is None else values
+
+    def row_of(self, masks: np.ndarray) -> np.ndarray:
+        """The row of ``values`` that holds the scorecards with these categories used."""
+        if self.variant.forced_order:
+            return np.bitwise_count(masks).astype(np.int64)
+        return masks
+
+    def value(self, mask: int, upper: int, box: int) -> float:
+        """Expected points to come from this position, before its turn's first roll."""
+        return float(self.values[self.row_of(np.array([mask]))[0], upper, box])
 
     # -- building -----------------------------------------------------------------------
 
-    def build(self, progress=None, workers: int | None = None) -> np.ndarray:
+    def build(self, progress: Progress | None = None, workers: int | None = None) -> np.ndarray:
         """Solve every reachable position, last layer first.
 
         The positions of a layer depend only on later layers, so each layer's chunks
         are shared out to forked worker processes (one per core), which read the
-        tables solved so far from the parent's memory.
+        tables solved so far and write theirs into the same shared memory.
+        ``progress(done, total, share)`` is told after each chunk: positions solved,
+        of how many, and the share of the work done (a position with more categories
+        open costs more).
         """
         global _BUILDING
-        layers = list(range(self.count - 1, -1, -1))
-        total = sum(len(self._positions(n)[0]) for n in layers)
+        layers = range(self.count - 1, -1, -1)
+        counts = {used: self.count_positions(used) for used in layers}
+        total = sum(counts.values())
+        work = {used: counts[used] * (self.count - used + _TURN_COST) for used in layers}
         workers = workers or os.cpu_count() or 1
-        done = 0
-        for used in layers:
-            masks, ups, boxes = self._positions(used)
-            chunks = [
-                (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
-                for s in range(0, len(masks), CHUNK)
-            ]
-            _BUILDING = self
-            if workers > 1 and len(chunks) > 1:
+        shared = mmap.mmap(-1, self.values.nbytes)  # anonymous, so shared with forks
+        self.values = np.frombuffer(shared, dtype=np.float32).reshape(self.values.shape)
+        _BUILDING = self
+        with contextlib.ExitStack() as stack:
+            solve: Callable = map
+            if workers > 1:
                 context = multiprocessing.get_context("fork")
-                with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
-                    results = pool.map(_solve_chunk, chunks)
-                    done = self._store(chunks, results, done, total, progress)
-            else:
-                done = self._store(chunks, map(_solve_chunk, chunks), done, total, progress)
+                solve = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
+            done, work_done = 0, 0
+            for used in layers:
+                masks, ups, boxes = self._positions(used)
+                chunks = [
+                    (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
+                    for s in range(0, len(masks), CHUNK)
+                ]
+                for solved in solve(_solve_chunk, chunks):  # a layer ends before the next
+                    done += solved
+                    work_done += solved * (self.count - used + _TURN_COST)
+                    if progress:
+                        progress(done, total, work_done / sum(work.values()))
         return self.values
 
-    def _store(self, chunks, results, done: int, total: int, progress) -> int:
-        for (masks, ups, boxes), values in zip(chunks, results, strict=True):
-            self.values[masks, ups, boxes] = values
-            done += len(values)
-            if progress:
-                progress(done, total)
-        return done
+    def count_positions(self, used: int | None = None) -> int:
+        """How many reachable positions have ``used`` categories filled (all: None)."""
+        if used is None:
+            return sum(self.count_positions(n) for n in range(self.count))
+        masks = self._layer_masks(used)
+        per_mask = self._reachable_upper[self._upper_masks(masks)].sum(axis=1)
+        if self.variant.jokers:
+            per_mask *= 1 + ((masks >> self.variant.yahtzee_index) & 1)
+        return int(per_mask.sum())
+
+    def sample_seconds(self, size: int = 2 * CHUNK, seed: int = 0) -> float:
+        """CPU seconds one position costs to solve, measured on ``size`` positions
+        drawn from every layer in proportion to its size (the values they read do not
+        change the cost: the tables need not be built)."""
+        rng = np.random.default_rng(seed)
+        total = self.count_positions()
+        sample: list[tuple[np.ndarray, ...]] = []
+        for used in range(self.count):
+            masks, ups, boxes = self._positions(used)
+            chosen = np.sort(rng.choice(len(masks), max(1, size * len(masks) // total)))
+            sample.append((masks[chosen], ups[chosen], boxes[chosen]))
+        masks, ups, boxes = (np.concatenate(column) for column in zip(*sample, strict=True))
+        started = time.process_time()
+        for s in range(0, len(masks), CHUNK):
+            self.turn_value(masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
+        return (time.process_time() - started) / len(masks)
 
     @property
     def expected_score(self) -> float:
         """Expected final score of a fresh game under optimal play."""
-        return float(self.values[0, 0, 0])
+        return self.value(0, 0, 0)
 
     def _positions(self, used: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every reachable position with ``used`` categories filled."""
+        """Every reachable position with ``used`` categories filled, a scorecard's
+        positions side by side."""
+        masks = self._layer_masks(used)
+        rows, ups = np.nonzero(self._reachable_upper[self._upper_masks(masks)])
+        masks = masks[rows]
+        boxes = np.zeros_like(masks)
+        if self.variant.jokers:
+            # a used Yahtzee box holds 50 (box 1) or 0 (box 0)
+            box_used = (masks >> self.variant.yahtzee_index) & 1 == 1
+            order = np.argsort(np.concatenate([masks, masks[box_used]]), kind="stable")
+            masks = np.concatenate([masks, masks[box_used]])[order]
+            ups = np.concatenate([ups, ups[box_used]])[order]
+            boxes = np.concatenate([boxes, np.ones(box_used.sum(), dtype=boxes.dtype)])[order]
+        return masks, ups.astype(np.int64), boxes
+
+    def _layer_masks(self, used: int) -> np.ndarray:
+        """The sets of categories used (bit masks) with ``used`` of them filled."""
         if self.variant.forced_order:
-            masks = [(1 << used) - 1]
-        else:
-            masks = [sum(1 << c for c in combo) for combo in combinations(range(self.count), used)]
-        rows = []
-        for mask in masks:
-            upper_mask = mask & ((1 << 6) - 1) if self.upper[0] else 0
-            levels = np.flatnonzero(self._reachable_upper[upper_mask])
-            box_used = self.variant.jokers and mask >> self.variant.yahtzee_index & 1
-            for box in (0, 1) if box_used else (0,):
-                rows += [(mask, u, box) for u in levels]
-        array = np.array(rows, dtype=np.int64).reshape(-1, 3)
-        return array[:, 0], array[:, 1], array[:, 2]
+            return np.array([(1 << used) - 1])
+        every = np.arange(1 << self.count)
+        return every[np.bitwise_count(every) == used]
+
+    def _upper_masks(self, masks: np.ndarray) -> np.ndarray:
+        """The upper categories used, as 6 bits, of each set of categories used."""
+        return masks & ((1 << 6) - 1) if self.upper[0] else np.zeros_like(masks)
 
     @cached_property
     def _reachable_upper(self) -> np.ndarray:
@@ -193,20 +263,43 @@ class Solver:
 
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Expected points to come at the start of a turn, for a batch of positions."""
-        first = self.after_roll(masks, ups, boxes, rolls_left=2)
-        return first @ self.space.roll_probability.astype(np.float32)
+        work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left=2)
+        return self._probability @ roll_block(self.space, work) + offset
 
     def after_roll(
         self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, rolls_left: int
     ) -> np.ndarray:
         """(B, R): the value of standing on each roll with ``rolls_left`` rolls to go."""
-        values = self.choose(masks, ups, boxes)
-        for _ in range(rolls_left):
-            values = best_keep(self.space, expect(self.space, values))
-        return values
+        work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left)
+        return roll_block(self.space, work).T + offset[:, None]
 
-    def choose(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(B, R): the best category's points plus the value of the position it leads to.
+    def _after_roll_rows(
+        self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, rolls_left: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A work array (dice.work_array) whose rolls' rows hold the value of standing
+        on each roll with ``rolls_left`` rolls to go, a column per position, less the
+        position's offset (returned with it).
+
+        The offset is the value of a position the turn can lead to: what is left is
+        the size of a turn's points, not of a game's, and float32 keeps it ~5 times
+        more precisely (every layer's rounding adds up in the start value)."""
+        work = work_array(self.space, len(masks))
+        offset = self._choose_rows(roll_block(self.space, work), masks, ups, boxes)
+        for _ in range(rolls_left):
+            expect_rows(self.space, work)
+            best_keep_rows(self.space, work)
+        return work, offset
+
+    @cached_property
+    def _probability(self) -> np.ndarray:
+        return self.space.roll_probability.astype(np.float32)
+
+    def _choose_rows(
+        self, best: np.ndarray, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray
+    ) -> np.ndarray:
+        """Fill ``best`` (R, B) with the best category's points plus the value of the
+        position it leads to, less an offset per position (returned), for each roll
+        (row) and position (column).
 
         A running maximum over the categories; an upper category's outcome depends on
         the roll only through how many dice show its face, so its follow-up values are
@@ -220,35 +313,42 @@ class Solver:
             allowed = np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
         else:
             allowed = ~used
-        best = np.full((batch, len(self.space.rolls)), -np.inf, dtype=np.float32)
+        best[:] = -np.inf
+        scratch = np.empty_like(best)
         dice = variant.table.dice_count
+        first_open = np.argmax(allowed, axis=0)
+        offset = self.values[self.row_of(masks | (1 << first_open)), ups, boxes]
         for c in range(self.count):
-            nxt = masks | (1 << c)
+            if not allowed[c].any():
+                continue
+            nxt = self.row_of(masks | (1 << c))
             if self.upper[c]:
                 face = c + 1
-                count = (self.scores[c] // face).astype(np.int64)  # (R,) dice showing face
-                by_count = np.empty((batch, dice + 1), dtype=np.float32)
+                by_count = np.empty((dice + 1, batch), dtype=np.float32)
                 for k in range(dice + 1):
                     total = ups + face * k
                     level = np.minimum(total, variant.threshold)
                     crossed = (ups < variant.threshold) & (total >= variant.threshold)
-                    by_count[:, k] = (
-                        self.values[nxt, level, boxes]
-                        + face * k
-                        + np.where(crossed, variant.bonus, 0)
-                    )
-                value = by_count[:, count]
+                    follow = self.values[nxt, level, boxes] - offset
+                    by_count[k] = follow + (face * k + np.where(crossed, variant.bonus, 0))
+                by_count[:, ~allowed[c]] = -np.inf
+                scratch[:] = by_count[self.counts[c]]
             elif c == variant.yahtzee_index:
-                box = (self.scores[c] > 0).astype(np.int64)
-                follow = self.values[nxt[:, None], ups[:, None], box[None, :]]
-                value = follow + self.scores[c][None, :]
+                scored = self.scores[c] > 0
+                for box in (0, 1):
+                    follow = np.where(allowed[c], self.values[nxt, ups, box] - offset, -np.inf)
+                    rows = scored == bool(box)
+                    scratch[rows] = self._score_rows[c, rows] + follow[None, :]
             else:
-                value = self.values[nxt, ups, boxes][:, None] + self.scores[c][None, :]
-            np.maximum(best, np.where(allowed[c][:, None], value, -np.inf), out=best)
-        if variant.jokers:
+                follow = np.where(allowed[c], self.values[nxt, ups, boxes] - offset, -np.inf)
+                np.add(self._score_rows[c], follow[None, :], out=scratch)
+            np.maximum(best, scratch, out=best)
+        if variant.jokers:  # the rolls of five alike where the Yahtzee box is used
             alike = np.flatnonzero(self.alike)
-            best[:, alike] = self.options(masks, ups, boxes, alike).max(axis=0)
-        return best
+            joker = np.flatnonzero((masks >> variant.yahtzee_index) & 1)
+            options = self.options(masks[joker], ups[joker], boxes[joker], alike)
+            best[np.ix_(alike, joker)] = options.max(axis=0).T - offset[joker]
+        return offset
 
     def options(
         self,
@@ -263,8 +363,8 @@ class Solver:
         columns = np.arange(len(self.space.rolls)) if columns is None else columns
         batch, rolls = len(masks), len(columns)
         out = np.full((self.count, batch, rolls), -np.inf, dtype=np.float32)
-        allowed = self._allowed(masks)[:, :, columns]  # (C, B, R')
-        joker = self._joker(masks)[:, columns]  # (B, R')
+        allowed = self._allowed(masks, columns)  # (C, B, R')
+        joker = self._joker(masks, columns)  # (B, R')
         alike_face = self.alike_face[columns]
         bonus = np.zeros((batch, rolls), dtype=np.float32)
         if variant.jokers and variant.yahtzee_bonus:
@@ -275,7 +375,7 @@ class Solver:
                 matching_used = (masks[:, None] >> (alike_face - 1).clip(0)) & 1
                 full = joker & (matching_used == 1)
                 points = np.where(full, JOKER_POINTS[key], points)
-            nxt = masks | (1 << c)
+            nxt = self.row_of(masks | (1 << c))
             if self.upper[c]:
                 total = ups[:, None] + points.astype(np.int64)
                 level = np.minimum(total, variant.threshold)
@@ -290,16 +390,17 @@ class Solver:
             out[c] = np.where(allowed[c], value + bonus, -np.inf)
         return out
 
-    def _joker(self, masks: np.ndarray) -> np.ndarray:
-        """(B, R): five alike with the Yahtzee box already used."""
+    def _joker(self, masks: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """(B, R'): five alike with the Yahtzee box already used, for the roll ``columns``."""
         if not self.variant.jokers:
-            return np.zeros((len(masks), len(self.space.rolls)), dtype=bool)
+            return np.zeros((len(masks), len(columns)), dtype=bool)
         box_used = (masks >> self.variant.yahtzee_index) & 1
-        return (box_used[:, None] == 1) & self.alike[None, :]
+        return (box_used[:, None] == 1) & self.alike[columns][None, :]
 
-    def _allowed(self, masks: np.ndarray) -> np.ndarray:
-        """(C, B, R): where each category may be scored, as the engine allows."""
-        count, batch, rolls = self.count, len(masks), len(self.space.rolls)
+    def _allowed(self, masks: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """(C, B, R'): where each category may be scored, as the engine allows, for the
+        roll ``columns``."""
+        count, batch, rolls = self.count, len(masks), len(columns)
         used = ((masks[None, :] >> np.arange(count)[:, None]) & 1) == 1  # (C, B)
         if self.variant.forced_order:
             first = np.argmin(used, axis=0)  # the first open category
@@ -308,13 +409,13 @@ class Solver:
         allowed = np.broadcast_to(~used[:, :, None], (count, batch, rolls)).copy()
         if not self.variant.jokers:
             return allowed
-        joker = self._joker(masks)
+        joker = self._joker(masks, columns)
         lower = ~self.upper
         lower_open = (~used & lower[:, None]).any(axis=0)  # (B,)
-        for face in range(1, 7):
-            columns = self.alike_face == face
+        alike_face = self.alike_face[columns]
+        for face in np.unique(alike_face[alike_face > 0]):
             matching_open = ~used[face - 1]  # (B,)
-            rows = joker & columns[None, :]
+            rows = joker & (alike_face == face)[None, :]
             only_matching = np.arange(count) == face - 1
             choice = np.where(
                 matching_open[None, :, None],
@@ -333,6 +434,9 @@ _UPPER_KEYS = {"ones", "twos", "threes", "fours", "fives", "sixes"}
 _BUILDING: Solver | None = None  # the solver whose layer forked workers are solving
 
 
-def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
+    """Solve and store a chunk of positions (in a forked worker); how many it solved."""
     assert _BUILDING is not None
-    return _BUILDING.turn_value(*chunk)
+    masks, ups, boxes = chunk
+    _BUILDING.values[_BUILDING.row_of(masks), ups, boxes] = _BUILDING.turn_value(*chunk)
+    return len(masks)
