@@ -37,11 +37,17 @@ def valid_variants() -> dict[str, Variant]:
     rule set, such as "nobonus" on Scandinavian Yatzy, names no variant)."""
     found: dict[str, Variant] = {}
     for table in rules.RULESETS.values():
-        for forced, upper, bonus, extra in product(
-            (False, True), (False, True), (None, *table.bonus_values[1:]), (True, False)
+        yes_no = (False, True)
+        bonuses: tuple[int | None, ...] = (None, *table.bonus_values[1:])
+        for forced, declared, upper, bonus, extra in product(
+            yes_no, yes_no, yes_no, bonuses, (True, False)
         ):
             options = rules.TableOptions(
-                forced_order=forced, upper_only=upper, upper_bonus=bonus, yahtzee_bonus=extra
+                forced_order=forced,
+                declared_target=declared,
+                upper_only=upper,
+                upper_bonus=bonus,
+                yahtzee_bonus=extra,
             )
             try:
                 options.validate(table)

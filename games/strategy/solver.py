@@ -6,12 +6,11 @@ expected number of points still to come under optimal play: the turn is roll, ke
 roll, keep, roll, choose, with rolls and keeps as multisets (dice.py), and the choice
 leads to a position with one more category used, valued before it. Positions are
 solved from the full scorecard back to the empty one, a layer (number of categories
-used) at a time, all positions of a layer at once in numpy.
+used) at a time, chunks of a layer at once in numpy.
 
-Covered exactly: every rule set's scoring, the upper bonus (and Yatzy's 25 option), the
-Yahtzee bonus and joker rule, forced order and upper section only. Not covered: declared
-targets (the choice is made before the dice are known, which needs another state
-layout) - advice is not offered on such tables.
+Covered exactly: every rule set's scoring (full Maxi Yatzy included), the upper bonus
+(and Yatzy's 25 option), the Yahtzee bonus and joker rule, forced order, upper section
+only, and declared targets (declared.py).
 """
 
 from __future__ import annotations
@@ -23,12 +22,12 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from games import rules
+from games.strategy import declared
 from games.strategy.dice import (
     DiceSpace,
     best_keep_rows,
@@ -37,72 +36,13 @@ from games.strategy.dice import (
     roll_block,
     work_array,
 )
+from games.strategy.variant import Variant
 
 Progress = Callable[[int, int, float], None]
 _TURN_COST = 8  # a turn's rolls cost about as much as choosing among 8 categories
 CHUNK = 1_024  # positions solved together: their work arrays stay in the CPU caches
 JOKER_POINTS = rules.JOKER_POINTS
 YAHTZEE_BONUS = 100
-
-
-@dataclass(frozen=True)
-class Variant:
-    """What the solver needs of a table: rule set and the options that change play."""
-
-    ruleset: str
-    forced_order: bool = False
-    upper_only: bool = False
-    upper_bonus: int | None = None
-    yahtzee_bonus: bool = True
-
-    @classmethod
-    def of(cls, ruleset: str, options: rules.TableOptions) -> Variant:
-        if options.declared_target:
-            raise ValueError("the solver does not cover declared-target tables")
-        table = rules.get_ruleset(ruleset)
-        # options that change nothing on this table name no other variant
-        bonus = options.upper_bonus
-        return cls(
-            ruleset=ruleset,
-            forced_order=options.forced_order,
-            upper_only=options.upper_only,
-            upper_bonus=None if bonus in (None, table.default_bonus) else bonus,
-            yahtzee_bonus=options.yahtzee_bonus or not table.yahtzee_rules or options.upper_only,
-        )
-
-    @property
-    def name(self) -> str:
-        parts = [self.ruleset]
-        parts += ["forced"] if self.forced_order else []
-        parts += ["upper"] if self.upper_only else []
-        parts += [f"bonus{self.upper_bonus}"] if self.upper_bonus else []
-        parts += ["nobonus"] if not self.yahtzee_bonus else []
-        return "-".join(parts)
-
-    @cached_property
-    def table(self) -> rules.RuleSet:
-        return rules.get_ruleset(self.ruleset)
-
-    @cached_property
-    def keys(self) -> tuple[str, ...]:
-        categories = self.table.upper_categories if self.upper_only else self.table.categories
-        return tuple(c.key for c in categories)
-
-    @property
-    def threshold(self) -> int:
-        return self.table.bonus_threshold
-
-    @property
-    def bonus(self) -> int:
-        return self.table.default_bonus if self.upper_bonus is None else self.upper_bonus
-
-    @property
-    def jokers(self) -> bool:
-        return self.table.yahtzee_rules and not self.upper_only
-
-    @cached_property
-    def yahtzee_index(self) -> int:
-        return self.keys.index(self.table.all_alike_key) if self.jokers else -1
 
 
 class Solver:
@@ -148,8 +88,11 @@ class Solver:
 
     # -- building -----------------------------------------------------------------------
 
-    def build(self, progress: Progress | None = None, workers: int | None = None) -> np.ndarray:
-        """Solve every reachable position, last layer first.
+    def build(
+        self, progress: Progress | None = None, workers: int | None = None, down_to: int = 0
+    ) -> np.ndarray:
+        """Solve every reachable position, last layer first (down to the positions with
+        ``down_to`` categories used: the late game alone, for a check).
 
         The positions of a layer depend only on later layers, so each layer's chunks
         are shared out to forked worker processes (one per core), which read the
@@ -159,7 +102,7 @@ class Solver:
         open costs more).
         """
         global _BUILDING
-        layers = range(self.count - 1, -1, -1)
+        layers = range(self.count - 1, down_to - 1, -1)
         counts = {used: self.count_positions(used) for used in layers}
         total = sum(counts.values())
         work = {used: counts[used] * (self.count - used + _TURN_COST) for used in layers}
@@ -169,7 +112,7 @@ class Solver:
         _BUILDING = self
         with contextlib.ExitStack() as stack:
             solve: Callable = map
-            if workers > 1:
+            if workers > 1 and total > 4 * CHUNK:  # a small table is not worth a fork
                 context = multiprocessing.get_context("fork")
                 solve = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
             done, work_done = 0, 0
@@ -263,6 +206,9 @@ class Solver:
 
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Expected points to come at the start of a turn, for a batch of positions."""
+        if self.variant.declared_target:
+            targets, offset = declared.target_rows(self, masks, ups, boxes)
+            return self._probability @ targets.max(axis=0) + offset
         work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left=2)
         return self._probability @ roll_block(self.space, work) + offset
 
@@ -294,6 +240,33 @@ class Solver:
     def _probability(self) -> np.ndarray:
         return self.space.roll_probability.astype(np.float32)
 
+    def open_categories(self, masks: np.ndarray) -> np.ndarray:
+        """(C, B): the categories the table leaves open to score at each position."""
+        used = ((masks[None, :] >> np.arange(self.count)[:, None]) & 1) == 1
+        if self.variant.forced_order:
+            return np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
+        return ~used
+
+    def offset(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(B,) the value of a position each turn can lead to (``_after_roll_rows``)."""
+        first_open = np.argmax(self.open_categories(masks), axis=0)
+        return self.values[self.row_of(masks | (1 << first_open)), ups, boxes]
+
+    def by_count(self, c: int, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(n + 1, B): upper category ``c`` scored with k dice of its face, k = 0..n:
+        its points, the upper bonus if they reach it, and the value of what follows."""
+        variant, face = self.variant, c + 1
+        nxt = self.row_of(masks | (1 << c))
+        by_count = np.empty((variant.table.dice_count + 1, len(masks)), dtype=np.float32)
+        for k in range(len(by_count)):
+            total = ups + face * k
+            level = np.minimum(total, variant.threshold)
+            crossed = (ups < variant.threshold) & (total >= variant.threshold)
+            by_count[k] = self.values[nxt, level, boxes] + (
+                face * k + np.where(crossed, variant.bonus, 0)
+            )
+        return by_count
+
     def _choose_rows(
         self, best: np.ndarray, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray
     ) -> np.ndarray:
@@ -307,30 +280,16 @@ class Solver:
         table (bonus, joker) are then done exactly by ``options``.
         """
         variant = self.variant
-        batch = len(masks)
-        used = ((masks[None, :] >> np.arange(self.count)[:, None]) & 1) == 1  # (C, B)
-        if variant.forced_order:
-            allowed = np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
-        else:
-            allowed = ~used
+        allowed = self.open_categories(masks)
         best[:] = -np.inf
         scratch = np.empty_like(best)
-        dice = variant.table.dice_count
-        first_open = np.argmax(allowed, axis=0)
-        offset = self.values[self.row_of(masks | (1 << first_open)), ups, boxes]
+        offset = self.offset(masks, ups, boxes)
         for c in range(self.count):
             if not allowed[c].any():
                 continue
             nxt = self.row_of(masks | (1 << c))
             if self.upper[c]:
-                face = c + 1
-                by_count = np.empty((dice + 1, batch), dtype=np.float32)
-                for k in range(dice + 1):
-                    total = ups + face * k
-                    level = np.minimum(total, variant.threshold)
-                    crossed = (ups < variant.threshold) & (total >= variant.threshold)
-                    follow = self.values[nxt, level, boxes] - offset
-                    by_count[k] = follow + (face * k + np.where(crossed, variant.bonus, 0))
+                by_count = self.by_count(c, masks, ups, boxes) - offset
                 by_count[:, ~allowed[c]] = -np.inf
                 scratch[:] = by_count[self.counts[c]]
             elif c == variant.yahtzee_index:
@@ -356,9 +315,11 @@ class Solver:
         ups: np.ndarray,
         boxes: np.ndarray,
         columns: np.ndarray | None = None,
+        only: int | None = None,
     ) -> np.ndarray:
         """(C, B, R'): each category's points plus what follows, for the roll ``columns``
-        (all rolls by default); -inf where the rules do not allow the category."""
+        (all rolls by default); -inf where the rules do not allow the category (and for
+        every category but ``only``, when given)."""
         variant = self.variant
         columns = np.arange(len(self.space.rolls)) if columns is None else columns
         batch, rolls = len(masks), len(columns)
@@ -370,6 +331,8 @@ class Solver:
         if variant.jokers and variant.yahtzee_bonus:
             bonus = np.where(joker & (boxes[:, None] == 1), YAHTZEE_BONUS, 0).astype(np.float32)
         for c, key in enumerate(variant.keys):
+            if only is not None and c != only:
+                continue
             points = np.broadcast_to(self.scores[c][columns], (batch, rolls)).astype(np.float32)
             if key in JOKER_POINTS and variant.jokers:
                 matching_used = (masks[:, None] >> (alike_face - 1).clip(0)) & 1
@@ -407,8 +370,8 @@ class Solver:
             open_now = np.arange(count)[:, None] == first[None, :]
             return np.broadcast_to(open_now[:, :, None], (count, batch, rolls))
         allowed = np.broadcast_to(~used[:, :, None], (count, batch, rolls)).copy()
-        if not self.variant.jokers:
-            return allowed
+        if not self.variant.jokers or self.variant.declared_target:
+            return allowed  # a declared target takes the score, joker or not
         joker = self._joker(masks, columns)
         lower = ~self.upper
         lower_open = (~used & lower[:, None]).any(axis=0)  # (B,)

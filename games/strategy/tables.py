@@ -127,12 +127,13 @@ def load_or_build_small(variant: Variant) -> Solver | None:
 # Per variant, when this process last started a build of it (monotonic seconds).
 _STARTED: dict[Variant, float] = {}
 _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at once
-_TOO_LARGE = {"maxi_yatzy"}  # whole Maxi Yatzy games: beyond what is solved here
 
 
-def solved_here(variant: Variant) -> bool:
-    """Whether ``variant``'s tables are ever built here (whole Maxi Yatzy games are not)."""
-    return variant.ruleset not in _TOO_LARGE or variant.forced_order or variant.upper_only
+def builds_by_itself(variant: Variant) -> bool:
+    """Whether a server builds ``variant``'s tables unasked when a table first needs
+    them (``build_later``): not whole Maxi Yatzy games, whose build takes ~20 minutes
+    of both cores; ``manage.py solve --variant maxi_yatzy`` builds them."""
+    return variant.ruleset != "maxi_yatzy" or variant.forced_order or variant.upper_only
 
 
 def builds_missing() -> bool:
@@ -142,8 +143,8 @@ def builds_missing() -> bool:
 
 
 def build_later(variant: Variant) -> bool:
-    """Start building ``variant``'s tables in a process of its own, unless it is not
-    solved here, or this process started one lately; True if one was started.
+    """Start building ``variant``'s tables in a process of its own, unless they are not
+    built unasked, or this process started one lately; True if one was started.
 
     ``make run`` builds the two default tables; the others (an upper bonus of 25, no
     Yahtzee bonus) are built the first time a table of theirs asks its coach, its
@@ -152,7 +153,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if not solved_here(variant) or not builds_missing():
+    if not builds_by_itself(variant) or not builds_missing():
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)
