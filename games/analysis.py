@@ -126,15 +126,11 @@ def analyse(game: Game, steps: list[Step] | None = None) -> Analysis:
 
 
 def _analyse(game: Game, steps: list[Step]) -> Analysis:
-    try:
-        variant = Variant.of(game.ruleset, game.table_options)
-    except ValueError:
-        return Analysis(unavailable="declared")
+    variant = Variant.of(game.ruleset, game.table_options)
     solver = tables.load_or_build_small(variant)
     if solver is None:
-        if game.ruleset == "maxi_yatzy":
-            return Analysis(unavailable="maxi")
-        return Analysis(unavailable="building" if tables.builds_missing() else "not built")
+        building = tables.builds_missing() and tables.builds_by_itself(variant)
+        return Analysis(unavailable="building" if building else "not built")
     first = steps[0].before if steps else game.started_state()
     cards = [
         Card(index=i, final=0, expected_start=advice.between_turns(first, i, solver))
@@ -159,12 +155,16 @@ def _analyse(game: Game, steps: list[Step]) -> Analysis:
 
 def _decision(number: int, step: Step, solver: Solver) -> Decision | None:
     before, event = step.before, step.event
-    if before.roll_number == 0 or event.kind not in (GameEvent.Kind.ROLL, GameEvent.Kind.SCORE):
+    decisions = (GameEvent.Kind.ROLL, GameEvent.Kind.SCORE, GameEvent.Kind.DECLARE)
+    if before.roll_number == 0 or event.kind not in decisions:
         return None
     result = advice.advise(before, solver)
     if result is None:
         return None
-    if event.kind == GameEvent.Kind.SCORE:
+    if event.kind == GameEvent.Kind.DECLARE:
+        key = event.data["category"]
+        chosen = next((c for c in result.choices if c.target == key), None)
+    elif event.kind == GameEvent.Kind.SCORE:
         key = event.data["category"]
         chosen = next((c for c in result.choices if c.category == key), None)
     else:

@@ -31,35 +31,20 @@ class Hint:
     unavailable: str = ""
 
 
-def cannot_advise(ruleset: str, options: rules.TableOptions) -> str:
-    """Why the coach can never advise at a table of these rules, or "" if it can (once
-    its tables are built). The New game form refuses the coach at such a table."""
-    try:
-        variant = Variant.of(ruleset, options)
-    except ValueError:
-        return gettext("The coach cannot advise on declared-target tables.")
-    if not tables.solved_here(variant):
-        return gettext("The coach does not know Maxi Yatzy yet.")
-    return ""
-
-
 def hint(state: rules.GameState) -> Hint:
     if state.roll_number == 0:
         return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
-    # a table made before the form refused the coach at such rules
-    if reason := cannot_advise(state.ruleset_key, state.options):
-        return Hint(unavailable=reason)
     result = advice.advise(state)
-    if result is None and not tables.builds_missing():
+    variant = Variant.of(state.ruleset_key, state.options)
+    if result is None and not (tables.builds_missing() and tables.builds_by_itself(variant)):
         # nothing is building them: "ask again in a minute" would never come true
-        variant = Variant.of(state.ruleset_key, state.options).name
         return Hint(
             unavailable=gettext(
                 "The coach cannot advise: this server has not built this table's strategy"
                 " tables and does not build them by itself. Its administrator can, with:"
                 " manage.py solve --variant %(variant)s"
             )
-            % {"variant": variant}
+            % {"variant": variant.name}
         )
     if result is None:
         return Hint(
@@ -91,6 +76,9 @@ def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) 
 
 
 def describe(state: rules.GameState, choice: advice.Choice) -> str:
+    if choice.target is not None:
+        name = gettext(state.ruleset.category(choice.target).name)
+        return gettext("Declare %(category)s as target") % {"category": name}
     if choice.category is not None:
         points = rules.points_for(state, choice.category)
         name = gettext(state.ruleset.category(choice.category).name)

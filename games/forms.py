@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.bidi import isolated_text
-from games.coach import cannot_advise
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
 from games.names import MAX_NAME_TYPED, name_too_long, same_name, seat_name
@@ -166,8 +165,6 @@ class NewGameForm(forms.Form):
         except rules.RulesError as error:
             raise forms.ValidationError(rules_message(error)) from None
         data["options"] = options
-        if data["coach"] and (reason := cannot_advise(ruleset, options)):
-            self.add_error("coach", reason)  # a Hint button that could never help
         return data
 
     def seat_specs(self) -> list[SeatSpec]:

@@ -232,14 +232,6 @@ def perfect_as_good(game: Game, seats: list[Seat]) -> str:
             " can, with: manage.py solve --variant %(variant)s",
             perfect,
         ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
-    if why == "never solved":
-        return ngettext(
-            "The Perfect computer player plays as Good: the site has no perfect strategy"
-            " for these rules.",
-            "The Perfect computer players play as Good: the site has no perfect strategy"
-            " for these rules.",
-            perfect,
-        )
     return ""
 
 

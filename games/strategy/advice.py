@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from games import rules
-from games.strategy import tables
+from games.strategy import declared, tables
 from games.strategy.dice import expect, positions_of, sub_multisets
 from games.strategy.solver import Solver, Variant
 
@@ -21,6 +21,7 @@ class Choice:
     expected: float  # expected final score after this choice, played on optimally
     hold: tuple[int, ...] | None = None  # dice positions to hold (0-based) and roll again
     category: str | None = None  # or the category to score now
+    target: str | None = None  # or the category to declare as the turn's target
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,7 @@ class Advice:
 
 def solver_for(state: rules.GameState) -> Solver | None:
     """The tables for this table's variant, or None (not built yet, or not covered)."""
-    try:
-        variant = Variant.of(state.ruleset_key, state.options)
-    except ValueError:
-        return None
-    return tables.load_or_build_small(variant)
+    return tables.load_or_build_small(Variant.of(state.ruleset_key, state.options))
 
 
 def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | None:
@@ -54,6 +51,8 @@ def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | Non
     mask, upper, box, banked = _position(solver, state)
     roll = solver.space.index[tuple(sorted(state.dice))]
     roll_column = int(np.flatnonzero(solver.space.rolls == roll)[0])
+    if solver.variant.declared_target and state.target is None:
+        return _declarations(solver, state, (mask, upper, box), banked, roll_column)
     options = solver.options(mask, upper, box)[:, 0, roll_column]
     legal = rules.scoring_options(state)
     choices = [
@@ -62,14 +61,39 @@ def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | Non
         if key in legal and np.isfinite(options[c])
     ]
     rolls_left = rules.MAX_ROLLS - state.roll_number
-    if rolls_left:
+    if rolls_left and state.target is not None:
+        c = solver.variant.keys.index(state.target)
+        aimed = declared.aimed_rows(solver, c, mask, upper, box, np.zeros(1), rolls_left - 1)
+        following = aimed.T
+    elif rolls_left:
         following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
+    if rolls_left:
         keep_values = expect(solver.space, following)[0]
         for keep in sub_multisets(tuple(sorted(state.dice))):
             if len(keep) == len(state.dice):
                 continue  # holding every die is scoring now, listed above
             value = banked + float(keep_values[solver.space.index[keep]])
             choices.append(Choice(expected=value, hold=positions_of(keep, state.dice)))
+    choices.sort(key=lambda choice: -choice.expected)
+    return Advice(tuple(choices))
+
+
+def _declarations(
+    solver: Solver,
+    state: rules.GameState,
+    position: tuple[np.ndarray, np.ndarray, np.ndarray],
+    banked: float,
+    roll_column: int,
+) -> Advice:
+    """The categories to declare as the turn's target, each worth two more rolls
+    aimed at it alone (``declared.target_rows``)."""
+    targets, offset = declared.target_rows(solver, *position)
+    worth = targets[:, roll_column, 0] + offset[0]
+    choices = [
+        Choice(expected=banked + float(worth[c]), target=key)
+        for c, key in enumerate(solver.variant.keys)
+        if not state.current_scorecard.is_used(key)
+    ]
     choices.sort(key=lambda choice: -choice.expected)
     return Advice(tuple(choices))
 
@@ -81,7 +105,7 @@ def expected_final(state: rules.GameState, solver: Solver | None = None) -> floa
         return None
     mask, upper, box, banked = _position(solver, state)
     if state.roll_number == 0:
-        return banked + float(solver.values[mask[0], upper[0], box[0]])
+        return banked + solver.value(mask[0], upper[0], box[0])
     advice = advise(state, solver)
     return advice.best.expected if advice else None
 
@@ -102,4 +126,4 @@ def _position(solver: Solver, state: rules.GameState, index: int | None = None):
 def between_turns(state: rules.GameState, index: int, solver: Solver) -> float:
     """Expected final score of scorecard ``index`` before its next turn's first roll."""
     mask, upper, box, banked = _position(solver, state, index)
-    return banked + float(solver.values[mask[0], upper[0], box[0]])
+    return banked + solver.value(mask[0], upper[0], box[0])

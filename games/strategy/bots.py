@@ -7,10 +7,10 @@
   worth its best ``points - par`` (upper rows also earn progress towards the bonus),
   and holds are chosen to maximise that at the end of the turn, computed exactly over
   the dice with the solver's multiset machinery.
-- Perfect follows the solved tables (maximum expected final score). Where no tables
-  exist (Maxi Yatzy, declared-target tables, or tables still being built) it plays
-  as Good; forced-order and upper-section-only tables are small enough to solve on
-  the spot.
+- Perfect follows the solved tables (maximum expected final score), the declaration
+  of a target included. Where no tables exist (full Maxi Yatzy until it is built by
+  hand, or tables still being built) it plays as Good; forced-order and
+  upper-section-only tables are small enough to solve on the spot.
 
 No Django here: a move is computed from the engine state and the bot's random
 generator alone, so bots are tested exhaustively without a database.
@@ -52,14 +52,13 @@ def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
         raise ValueError("the game is over")
     if state.roll_number == 0:
         return Move("roll", level=level)  # no choice to make
-    if state.options.declared_target and state.target is None:
-        # a declared target is never solved: Perfect declares as Good does
-        return Move("declare", category=_declare(state), level=_no_tables(level))
     if level == "perfect":
         move = _perfect(state)
         if move is not None:
             return replace(move, level=level)
         level = _no_tables(level)
+    if state.options.declared_target and state.target is None:
+        return Move("declare", category=_declare(state), level=level)
     if level == "good":
         return replace(_good(state), level=level)
     if level == "beginner":
@@ -76,23 +75,19 @@ def _no_tables(level: str) -> str:
 
 
 def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
-    """Why a Perfect computer player plays as Good at a table of these rules: "never
-    solved" where there are no tables for them (a declared target, whole Maxi Yatzy
-    games), "being solved" while theirs are not built yet (``make run`` builds the two
-    default ones in the background; the others are built when a Perfect player first
-    asks for them, ``tables.build_later``), "not built" while they are not and this
-    server does not build them by itself (``YATZY_BUILD_TABLES=0``: ``manage.py solve``
-    does); "" where it plays perfectly. Small tables (forced order, upper section only)
-    are solved on the spot when first asked for."""
-    try:
-        variant = Variant.of(ruleset, options)
-    except ValueError:
-        return "never solved"
-    if not tables.solved_here(variant):
-        return "never solved"
+    """Why a Perfect computer player plays as Good at a table of these rules: "being
+    solved" while its tables are not built yet (``make run`` builds the two default
+    ones in the background; the others are built when a Perfect player first asks for
+    them, ``tables.build_later``), "not built" while they are not and this server does
+    not build them by itself (``YATZY_BUILD_TABLES=0``, or whole Maxi Yatzy games:
+    ``manage.py solve`` does); "" where it plays perfectly. Small tables (forced order,
+    upper section only) are solved on the spot when first asked for."""
+    variant = Variant.of(ruleset, options)
     if variant.forced_order or variant.upper_only or tables.ready(variant):
         return ""
-    return "being solved" if tables.builds_missing() else "not built"
+    if tables.builds_missing() and tables.builds_by_itself(variant):
+        return "being solved"
+    return "not built"
 
 
 def _perfect(state: rules.GameState) -> Move | None:
@@ -103,6 +98,8 @@ def _perfect(state: rules.GameState) -> Move | None:
     if advised is None:  # none before the first roll: ``choose_move`` does not ask then
         return None
     best = advised.best
+    if best.target is not None:
+        return Move("declare", category=best.target)
     if best.category is not None:
         return Move("score", category=best.category)
     return Move("roll", held=best.hold or ())

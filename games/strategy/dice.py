@@ -1,5 +1,11 @@
 """Dice as multisets for the solver: every roll and keep of n dice, and the moves
-between them, as index arrays numpy can gather with."""
+between them, as index arrays numpy can gather with.
+
+Keeps are ordered by size, then faces, so the keeps of one size are one block of rows
+and the rolls (keeps of every die) the last block. The turn's two passes, ``expect``
+and ``best_keep``, work on arrays with a row per keep and a column per position: every
+gather then copies whole contiguous rows, the fastest thing numpy does.
+"""
 
 from __future__ import annotations
 
@@ -18,15 +24,21 @@ class DiceSpace:
     count: int
     keeps: tuple[Multiset, ...]  # every multiset of 0..count dice, by size then faces
     size: np.ndarray  # (K,) dice in each keep
-    rolls: np.ndarray  # (R,) keep index of every full roll
+    rolls: np.ndarray  # (R,) keep index of every full roll: the last block
+    starts: tuple[int, ...]  # keeps of size s are rows starts[s]:starts[s + 1]
     children: np.ndarray  # (K, 6) index of keep + face; -1 for full keeps
-    parents: np.ndarray  # (K, 6) index of keep - face, or K (an always-minus-infinity slot)
+    parents: np.ndarray  # (K, 6) index of keep - face, or K (an always-minus-infinity row)
     roll_probability: np.ndarray  # (R,) chance of each roll of all dice
     index: dict[Multiset, int]
 
     @property
     def roll_multisets(self) -> list[Multiset]:
         return [self.keeps[k] for k in self.rolls]
+
+    @property
+    def rows(self) -> int:
+        """Rows of a work array: one per keep, and the minus-infinity row."""
+        return len(self.keeps) + 1
 
 
 def probability(faces: Multiset) -> float:
@@ -56,12 +68,14 @@ def dice_space(count: int) -> DiceSpace:
             smaller = list(keep)
             smaller.remove(face)
             parents[i, j] = index[tuple(smaller)]
-    rolls = np.array([i for i, keep in enumerate(keeps) if len(keep) == count])
+    sizes = np.array([len(k) for k in keeps])
+    rolls = np.flatnonzero(sizes == count)
     return DiceSpace(
         count=count,
         keeps=tuple(keeps),
-        size=np.array([len(k) for k in keeps]),
+        size=sizes,
         rolls=rolls,
+        starts=tuple(int(np.searchsorted(sizes, s)) for s in range(count + 2)),
         children=children,
         parents=parents,
         roll_probability=np.array([probability(keeps[r]) for r in rolls]),
@@ -69,49 +83,74 @@ def dice_space(count: int) -> DiceSpace:
     )
 
 
-def expect(space: DiceSpace, roll_values: np.ndarray) -> np.ndarray:
-    """Expected value of every keep, rolling the missing dice: (B, R) -> (B, K).
+def work_array(space: DiceSpace, positions: int, dtype: type = np.float32) -> np.ndarray:
+    """(K + 1, B) rows for ``expect_rows`` and ``best_keep_rows``: the rolls' block is
+    where a pass starts and ends, the last row stays minus infinity."""
+    work: np.ndarray = np.empty((space.rows, positions), dtype=dtype)
+    work[-1] = -np.inf
+    return work
 
-    A keep's value is the mean over the next die of the keep with that die added,
-    from full keeps (the rolls themselves) down to the empty keep.
-    """
-    values = np.empty((roll_values.shape[0], len(space.keeps)), dtype=roll_values.dtype)
-    values[:, space.rolls] = roll_values
+
+def roll_block(space: DiceSpace, work: np.ndarray) -> np.ndarray:
+    """The rows of ``work`` that hold the rolls (a view)."""
+    return work[space.starts[space.count] : space.starts[space.count + 1]]
+
+
+def expect_rows(space: DiceSpace, work: np.ndarray) -> None:
+    """Fill every smaller keep's row of ``work`` with its expected value, rolling the
+    missing dice, from the rolls' rows: a keep is worth the mean over the next die of
+    the keep with that die added. In place."""
+    columns = work.shape[1]
     for size in range(space.count - 1, -1, -1):
-        keeps = _of_size(space, size)
-        total = values[:, space.children[keeps, 0]]
-        for face in range(1, 6):
-            total += values[:, space.children[keeps, face]]
-        values[:, keeps] = total / 6
-    return values
+        low, high = space.starts[size], space.starts[size + 1]
+        gathered = work[_children_of_size(space.count, size)].reshape(high - low, 6, columns)
+        block = work[low:high]
+        np.sum(gathered, axis=1, out=block)
+        block /= 6  # not * (1 / 6): a float32 sixth is rounded up, a bias every layer adds up
+
+
+def best_keep_rows(space: DiceSpace, work: np.ndarray) -> None:
+    """Turn every keep's row of ``work`` (its value) into the value of its best
+    sub-keep: itself or the best inside one die fewer. In place, smallest first, so the
+    rolls' rows end up holding the value of standing on each roll."""
+    columns = work.shape[1]
+    for size in range(1, space.count + 1):
+        low, high = space.starts[size], space.starts[size + 1]
+        parents = _parents_of_size(space.count, size)
+        gathered = work[parents.ravel()].reshape(high - low, parents.shape[1], columns)
+        block = work[low:high]
+        np.maximum(block, gathered.max(axis=1), out=block)
+
+
+def expect(space: DiceSpace, roll_values: np.ndarray) -> np.ndarray:
+    """Expected value of every keep, rolling the missing dice: (B, R) -> (B, K)."""
+    work = work_array(space, roll_values.shape[0], roll_values.dtype.type)
+    roll_block(space, work)[:] = roll_values.T
+    expect_rows(space, work)
+    return work[:-1].T.copy()
 
 
 def best_keep(space: DiceSpace, keep_values: np.ndarray) -> np.ndarray:
-    """For every roll, the value of its best sub-keep: (B, K) -> (B, R).
-
-    The best keep inside a multiset is itself or the best inside one die fewer.
-    """
-    batch = keep_values.shape[0]
-    best = np.empty((batch, len(space.keeps) + 1), dtype=keep_values.dtype)
-    best[:, -1] = -np.inf
-    best[:, 0] = keep_values[:, 0]
-    for size in range(1, space.count + 1):
-        keeps = _of_size(space, size)
-        level = keep_values[:, keeps]
-        for j in range(min(size, 6)):  # a keep of n dice has at most n distinct faces
-            np.maximum(level, best[:, space.parents[keeps, j]], out=level)
-        best[:, keeps] = level
-    return best[:, space.rolls]
+    """For every roll, the value of its best sub-keep: (B, K) -> (B, R)."""
+    work = work_array(space, keep_values.shape[0], keep_values.dtype.type)
+    work[:-1] = keep_values.T
+    best_keep_rows(space, work)
+    return roll_block(space, work).T.copy()
 
 
 @cache
-def _keeps_of_size(count: int, size: int) -> np.ndarray:
+def _children_of_size(count: int, size: int) -> np.ndarray:
+    """(n * 6,) the children of the keeps of ``size``, keep by keep."""
     space = dice_space(count)
-    return np.flatnonzero(space.size == size)
+    return space.children[space.starts[size] : space.starts[size + 1]].ravel()
 
 
-def _of_size(space: DiceSpace, size: int) -> np.ndarray:
-    return _keeps_of_size(space.count, size)
+@cache
+def _parents_of_size(count: int, size: int) -> np.ndarray:
+    """(n, m) the parents of the keeps of ``size``: a keep of n dice has at most
+    min(n, 6) distinct faces, so at most that many parents."""
+    space = dice_space(count)
+    return space.parents[space.starts[size] : space.starts[size + 1], : min(size, 6)]
 
 
 def sub_multisets(dice: Multiset) -> list[Multiset]:

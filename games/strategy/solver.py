@@ -6,95 +6,51 @@ expected number of points still to come under optimal play: the turn is roll, ke
 roll, keep, roll, choose, with rolls and keeps as multisets (dice.py), and the choice
 leads to a position with one more category used, valued before it. Positions are
 solved from the full scorecard back to the empty one, a layer (number of categories
-used) at a time, all positions of a layer at once in numpy.
+used) at a time, chunks of a layer at once in numpy.
 
-Covered exactly: every rule set's scoring, the upper bonus (and Yatzy's 25 option), the
-Yahtzee bonus and joker rule, forced order and upper section only. Not covered: declared
-targets (the choice is made before the dice are known, which needs another state
-layout) - advice is not offered on such tables.
+Covered exactly: every rule set's scoring (full Maxi Yatzy included), the upper bonus
+(and Yatzy's 25 option), the Yahtzee bonus and joker rule, forced order, upper section
+only, and declared targets (declared.py).
 """
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import multiprocessing
 import os
+import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
 
 import numpy as np
 
 from games import rules
-from games.strategy.dice import DiceSpace, best_keep, dice_space, expect
+from games.strategy import declared
+from games.strategy.dice import (
+    DiceSpace,
+    best_keep_rows,
+    dice_space,
+    expect_rows,
+    roll_block,
+    work_array,
+)
+from games.strategy.variant import Variant
 
-CHUNK = 16_384  # positions solved together; bounds memory to a few hundred MB
+Progress = Callable[[int, int, float], None]
+_TURN_COST = 8  # a turn's rolls cost about as much as choosing among 8 categories
+CHUNK = 1_024  # positions solved together: their work arrays stay in the CPU caches
 JOKER_POINTS = rules.JOKER_POINTS
 YAHTZEE_BONUS = 100
 
 
-@dataclass(frozen=True)
-class Variant:
-    """What the solver needs of a table: rule set and the options that change play."""
-
-    ruleset: str
-    forced_order: bool = False
-    upper_only: bool = False
-    upper_bonus: int | None = None
-    yahtzee_bonus: bool = True
-
-    @classmethod
-    def of(cls, ruleset: str, options: rules.TableOptions) -> Variant:
-        if options.declared_target:
-            raise ValueError("the solver does not cover declared-target tables")
-        table = rules.get_ruleset(ruleset)
-        # options that change nothing on this table name no other variant
-        bonus = options.upper_bonus
-        return cls(
-            ruleset=ruleset,
-            forced_order=options.forced_order,
-            upper_only=options.upper_only,
-            upper_bonus=None if bonus in (None, table.default_bonus) else bonus,
-            yahtzee_bonus=options.yahtzee_bonus or not table.yahtzee_rules or options.upper_only,
-        )
-
-    @property
-    def name(self) -> str:
-        parts = [self.ruleset]
-        parts += ["forced"] if self.forced_order else []
-        parts += ["upper"] if self.upper_only else []
-        parts += [f"bonus{self.upper_bonus}"] if self.upper_bonus else []
-        parts += ["nobonus"] if not self.yahtzee_bonus else []
-        return "-".join(parts)
-
-    @cached_property
-    def table(self) -> rules.RuleSet:
-        return rules.get_ruleset(self.ruleset)
-
-    @cached_property
-    def keys(self) -> tuple[str, ...]:
-        categories = self.table.upper_categories if self.upper_only else self.table.categories
-        return tuple(c.key for c in categories)
-
-    @property
-    def threshold(self) -> int:
-        return self.table.bonus_threshold
-
-    @property
-    def bonus(self) -> int:
-        return self.table.default_bonus if self.upper_bonus is None else self.upper_bonus
-
-    @property
-    def jokers(self) -> bool:
-        return self.table.yahtzee_rules and not self.upper_only
-
-    @cached_property
-    def yahtzee_index(self) -> int:
-        return self.keys.index(self.table.all_alike_key) if self.jokers else -1
-
-
 class Solver:
-    """Value tables of one variant: ``values[mask, upper, box]`` = expected points to come."""
+    """Value tables of one variant: ``value(mask, upper, box)`` = expected points to come.
+
+    ``values[row, upper, box]`` holds them, a row per scorecard that exists: every
+    set of categories used on a whole game (``row = mask``), only the first n of them
+    in forced order (``row = n``), so a forced-order table is a few kilobytes."""
 
     def __init__(self, variant: Variant, values: np.ndarray | None = None) -> None:
         self.variant = variant
@@ -113,67 +69,124 @@ class Solver:
         rolls = self.space.roll_multisets
         self.alike = np.array([len(set(r)) == 1 for r in rolls])
         self.alike_face = np.array([r[0] if len(set(r)) == 1 else 0 for r in rolls])
-        shape = (1 << self.count, self.levels, self.boxes)
+        # (C, R) dice showing an upper category's face in each roll; (C, R, 1) scores
+        self.counts = np.array([[r.count(c + 1) for r in rolls] for c in range(self.count)])
+        self._score_rows = self.scores.astype(np.float32)[:, :, None]
+        rows = self.count + 1 if variant.forced_order else 1 << self.count
+        shape = (rows, self.levels, self.boxes)
         self.values = np.zeros(shape, dtype=np.float32) if values is None else values
+
+    def row_of(self, masks: np.ndarray) -> np.ndarray:
+        """The row of ``values`` that holds the scorecards with these categories used."""
+        if self.variant.forced_order:
+            return np.bitwise_count(masks).astype(np.int64)
+        return masks
+
+    def value(self, mask: int, upper: int, box: int) -> float:
+        """Expected points to come from this position, before its turn's first roll."""
+        return float(self.values[self.row_of(np.array([mask]))[0], upper, box])
 
     # -- building -----------------------------------------------------------------------
 
-    def build(self, progress=None, workers: int | None = None) -> np.ndarray:
-        """Solve every reachable position, last layer first.
+    def build(
+        self, progress: Progress | None = None, workers: int | None = None, down_to: int = 0
+    ) -> np.ndarray:
+        """Solve every reachable position, last layer first (down to the positions with
+        ``down_to`` categories used: the late game alone, for a check).
 
         The positions of a layer depend only on later layers, so each layer's chunks
         are shared out to forked worker processes (one per core), which read the
-        tables solved so far from the parent's memory.
+        tables solved so far and write theirs into the same shared memory.
+        ``progress(done, total, share)`` is told after each chunk: positions solved,
+        of how many, and the share of the work done (a position with more categories
+        open costs more).
         """
         global _BUILDING
-        layers = list(range(self.count - 1, -1, -1))
-        total = sum(len(self._positions(n)[0]) for n in layers)
+        layers = range(self.count - 1, down_to - 1, -1)
+        counts = {used: self.count_positions(used) for used in layers}
+        total = sum(counts.values())
+        work = {used: counts[used] * (self.count - used + _TURN_COST) for used in layers}
         workers = workers or os.cpu_count() or 1
-        done = 0
-        for used in layers:
-            masks, ups, boxes = self._positions(used)
-            chunks = [
-                (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
-                for s in range(0, len(masks), CHUNK)
-            ]
-            _BUILDING = self
-            if workers > 1 and len(chunks) > 1:
+        shared = mmap.mmap(-1, self.values.nbytes)  # anonymous, so shared with forks
+        self.values = np.frombuffer(shared, dtype=np.float32).reshape(self.values.shape)
+        _BUILDING = self
+        with contextlib.ExitStack() as stack:
+            solve: Callable = map
+            if workers > 1 and total > 4 * CHUNK:  # a small table is not worth a fork
                 context = multiprocessing.get_context("fork")
-                with ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context) as pool:
-                    results = pool.map(_solve_chunk, chunks)
-                    done = self._store(chunks, results, done, total, progress)
-            else:
-                done = self._store(chunks, map(_solve_chunk, chunks), done, total, progress)
+                solve = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
+            done, work_done = 0, 0
+            for used in layers:
+                masks, ups, boxes = self._positions(used)
+                chunks = [
+                    (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
+                    for s in range(0, len(masks), CHUNK)
+                ]
+                for solved in solve(_solve_chunk, chunks):  # a layer ends before the next
+                    done += solved
+                    work_done += solved * (self.count - used + _TURN_COST)
+                    if progress:
+                        progress(done, total, work_done / sum(work.values()))
         return self.values
 
-    def _store(self, chunks, results, done: int, total: int, progress) -> int:
-        for (masks, ups, boxes), values in zip(chunks, results, strict=True):
-            self.values[masks, ups, boxes] = values
-            done += len(values)
-            if progress:
-                progress(done, total)
-        return done
+    def count_positions(self, used: int | None = None) -> int:
+        """How many reachable positions have ``used`` categories filled (all: None)."""
+        if used is None:
+            return sum(self.count_positions(n) for n in range(self.count))
+        masks = self._layer_masks(used)
+        per_mask = self._reachable_upper[self._upper_masks(masks)].sum(axis=1)
+        if self.variant.jokers:
+            per_mask *= 1 + ((masks >> self.variant.yahtzee_index) & 1)
+        return int(per_mask.sum())
+
+    def sample_seconds(self, size: int = 2 * CHUNK, seed: int = 0) -> float:
+        """CPU seconds one position costs to solve, measured on ``size`` positions
+        drawn from every layer in proportion to its size (the values they read do not
+        change the cost: the tables need not be built)."""
+        rng = np.random.default_rng(seed)
+        total = self.count_positions()
+        sample: list[tuple[np.ndarray, ...]] = []
+        for used in range(self.count):
+            masks, ups, boxes = self._positions(used)
+            chosen = np.sort(rng.choice(len(masks), max(1, size * len(masks) // total)))
+            sample.append((masks[chosen], ups[chosen], boxes[chosen]))
+        masks, ups, boxes = (np.concatenate(column) for column in zip(*sample, strict=True))
+        started = time.process_time()
+        for s in range(0, len(masks), CHUNK):
+            self.turn_value(masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
+        return (time.process_time() - started) / len(masks)
 
     @property
     def expected_score(self) -> float:
         """Expected final score of a fresh game under optimal play."""
-        return float(self.values[0, 0, 0])
+        return self.value(0, 0, 0)
 
     def _positions(self, used: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every reachable position with ``used`` categories filled."""
+        """Every reachable position with ``used`` categories filled, a scorecard's
+        positions side by side."""
+        masks = self._layer_masks(used)
+        rows, ups = np.nonzero(self._reachable_upper[self._upper_masks(masks)])
+        masks = masks[rows]
+        boxes = np.zeros_like(masks)
+        if self.variant.jokers:
+            # a used Yahtzee box holds 50 (box 1) or 0 (box 0)
+            box_used = (masks >> self.variant.yahtzee_index) & 1 == 1
+            order = np.argsort(np.concatenate([masks, masks[box_used]]), kind="stable")
+            masks = np.concatenate([masks, masks[box_used]])[order]
+            ups = np.concatenate([ups, ups[box_used]])[order]
+            boxes = np.concatenate([boxes, np.ones(box_used.sum(), dtype=boxes.dtype)])[order]
+        return masks, ups.astype(np.int64), boxes
+
+    def _layer_masks(self, used: int) -> np.ndarray:
+        """The sets of categories used (bit masks) with ``used`` of them filled."""
         if self.variant.forced_order:
-            masks = [(1 << used) - 1]
-        else:
-            masks = [sum(1 << c for c in combo) for combo in combinations(range(self.count), used)]
-        rows = []
-        for mask in masks:
-            upper_mask = mask & ((1 << 6) - 1) if self.upper[0] else 0
-            levels = np.flatnonzero(self._reachable_upper[upper_mask])
-            box_used = self.variant.jokers and mask >> self.variant.yahtzee_index & 1
-            for box in (0, 1) if box_used else (0,):
-                rows += [(mask, u, box) for u in levels]
-        array = np.array(rows, dtype=np.int64).reshape(-1, 3)
-        return array[:, 0], array[:, 1], array[:, 2]
+            return np.array([(1 << used) - 1])
+        every = np.arange(1 << self.count)
+        return every[np.bitwise_count(every) == used]
+
+    def _upper_masks(self, masks: np.ndarray) -> np.ndarray:
+        """The upper categories used, as 6 bits, of each set of categories used."""
+        return masks & ((1 << 6) - 1) if self.upper[0] else np.zeros_like(masks)
 
     @cached_property
     def _reachable_upper(self) -> np.ndarray:
@@ -193,20 +206,73 @@ class Solver:
 
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Expected points to come at the start of a turn, for a batch of positions."""
-        first = self.after_roll(masks, ups, boxes, rolls_left=2)
-        return first @ self.space.roll_probability.astype(np.float32)
+        if self.variant.declared_target:
+            targets, offset = declared.target_rows(self, masks, ups, boxes)
+            return self._probability @ targets.max(axis=0) + offset
+        work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left=2)
+        return self._probability @ roll_block(self.space, work) + offset
 
     def after_roll(
         self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, rolls_left: int
     ) -> np.ndarray:
         """(B, R): the value of standing on each roll with ``rolls_left`` rolls to go."""
-        values = self.choose(masks, ups, boxes)
-        for _ in range(rolls_left):
-            values = best_keep(self.space, expect(self.space, values))
-        return values
+        work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left)
+        return roll_block(self.space, work).T + offset[:, None]
 
-    def choose(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(B, R): the best category's points plus the value of the position it leads to.
+    def _after_roll_rows(
+        self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, rolls_left: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A work array (dice.work_array) whose rolls' rows hold the value of standing
+        on each roll with ``rolls_left`` rolls to go, a column per position, less the
+        position's offset (returned with it).
+
+        The offset is the value of a position the turn can lead to: what is left is
+        the size of a turn's points, not of a game's, and float32 keeps it ~5 times
+        more precisely (every layer's rounding adds up in the start value)."""
+        work = work_array(self.space, len(masks))
+        offset = self._choose_rows(roll_block(self.space, work), masks, ups, boxes)
+        for _ in range(rolls_left):
+            expect_rows(self.space, work)
+            best_keep_rows(self.space, work)
+        return work, offset
+
+    @cached_property
+    def _probability(self) -> np.ndarray:
+        return self.space.roll_probability.astype(np.float32)
+
+    def open_categories(self, masks: np.ndarray) -> np.ndarray:
+        """(C, B): the categories the table leaves open to score at each position."""
+        used = ((masks[None, :] >> np.arange(self.count)[:, None]) & 1) == 1
+        if self.variant.forced_order:
+            return np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
+        return ~used
+
+    def offset(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(B,) the value of a position each turn can lead to (``_after_roll_rows``)."""
+        first_open = np.argmax(self.open_categories(masks), axis=0)
+        return self.values[self.row_of(masks | (1 << first_open)), ups, boxes]
+
+    def by_count(self, c: int, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(n + 1, B): upper category ``c`` scored with k dice of its face, k = 0..n:
+        its points, the upper bonus if they reach it, and the value of what follows."""
+        variant, face = self.variant, c + 1
+        nxt = self.row_of(masks | (1 << c))
+        by_count = np.empty((variant.table.dice_count + 1, len(masks)), dtype=np.float32)
+        for k in range(len(by_count)):
+            total = ups + face * k
+            level = np.minimum(total, variant.threshold)
+            crossed = (ups < variant.threshold) & (total >= variant.threshold)
+            by_count[k] = self.values[nxt, level, boxes] + (
+                face * k + np.where(crossed, variant.bonus, 0)
+            )
+        return by_count
+
+    def _choose_rows(
+        self, best: np.ndarray, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray
+    ) -> np.ndarray:
+        """Fill ``best`` (R, B) with the best category's points plus the value of the
+        position it leads to, less an offset per position (returned), for each roll
+        (row) and position (column).
 
         A running maximum over the categories; an upper category's outcome depends on
         the roll only through how many dice show its face, so its follow-up values are
@@ -214,41 +280,34 @@ class Solver:
         table (bonus, joker) are then done exactly by ``options``.
         """
         variant = self.variant
-        batch = len(masks)
-        used = ((masks[None, :] >> np.arange(self.count)[:, None]) & 1) == 1  # (C, B)
-        if variant.forced_order:
-            allowed = np.arange(self.count)[:, None] == np.argmin(used, axis=0)[None, :]
-        else:
-            allowed = ~used
-        best = np.full((batch, len(self.space.rolls)), -np.inf, dtype=np.float32)
-        dice = variant.table.dice_count
+        allowed = self.open_categories(masks)
+        best[:] = -np.inf
+        scratch = np.empty_like(best)
+        offset = self.offset(masks, ups, boxes)
         for c in range(self.count):
-            nxt = masks | (1 << c)
+            if not allowed[c].any():
+                continue
+            nxt = self.row_of(masks | (1 << c))
             if self.upper[c]:
-                face = c + 1
-                count = (self.scores[c] // face).astype(np.int64)  # (R,) dice showing face
-                by_count = np.empty((batch, dice + 1), dtype=np.float32)
-                for k in range(dice + 1):
-                    total = ups + face * k
-                    level = np.minimum(total, variant.threshold)
-                    crossed = (ups < variant.threshold) & (total >= variant.threshold)
-                    by_count[:, k] = (
-                        self.values[nxt, level, boxes]
-                        + face * k
-                        + np.where(crossed, variant.bonus, 0)
-                    )
-                value = by_count[:, count]
+                by_count = self.by_count(c, masks, ups, boxes) - offset
+                by_count[:, ~allowed[c]] = -np.inf
+                scratch[:] = by_count[self.counts[c]]
             elif c == variant.yahtzee_index:
-                box = (self.scores[c] > 0).astype(np.int64)
-                follow = self.values[nxt[:, None], ups[:, None], box[None, :]]
-                value = follow + self.scores[c][None, :]
+                scored = self.scores[c] > 0
+                for box in (0, 1):
+                    follow = np.where(allowed[c], self.values[nxt, ups, box] - offset, -np.inf)
+                    rows = scored == bool(box)
+                    scratch[rows] = self._score_rows[c, rows] + follow[None, :]
             else:
-                value = self.values[nxt, ups, boxes][:, None] + self.scores[c][None, :]
-            np.maximum(best, np.where(allowed[c][:, None], value, -np.inf), out=best)
-        if variant.jokers:
+                follow = np.where(allowed[c], self.values[nxt, ups, boxes] - offset, -np.inf)
+                np.add(self._score_rows[c], follow[None, :], out=scratch)
+            np.maximum(best, scratch, out=best)
+        if variant.jokers:  # the rolls of five alike where the Yahtzee box is used
             alike = np.flatnonzero(self.alike)
-            best[:, alike] = self.options(masks, ups, boxes, alike).max(axis=0)
-        return best
+            joker = np.flatnonzero((masks >> variant.yahtzee_index) & 1)
+            options = self.options(masks[joker], ups[joker], boxes[joker], alike)
+            best[np.ix_(alike, joker)] = options.max(axis=0).T - offset[joker]
+        return offset
 
     def options(
         self,
@@ -256,26 +315,30 @@ class Solver:
         ups: np.ndarray,
         boxes: np.ndarray,
         columns: np.ndarray | None = None,
+        only: int | None = None,
     ) -> np.ndarray:
         """(C, B, R'): each category's points plus what follows, for the roll ``columns``
-        (all rolls by default); -inf where the rules do not allow the category."""
+        (all rolls by default); -inf where the rules do not allow the category (and for
+        every category but ``only``, when given)."""
         variant = self.variant
         columns = np.arange(len(self.space.rolls)) if columns is None else columns
         batch, rolls = len(masks), len(columns)
         out = np.full((self.count, batch, rolls), -np.inf, dtype=np.float32)
-        allowed = self._allowed(masks)[:, :, columns]  # (C, B, R')
-        joker = self._joker(masks)[:, columns]  # (B, R')
+        allowed = self._allowed(masks, columns)  # (C, B, R')
+        joker = self._joker(masks, columns)  # (B, R')
         alike_face = self.alike_face[columns]
         bonus = np.zeros((batch, rolls), dtype=np.float32)
         if variant.jokers and variant.yahtzee_bonus:
             bonus = np.where(joker & (boxes[:, None] == 1), YAHTZEE_BONUS, 0).astype(np.float32)
         for c, key in enumerate(variant.keys):
+            if only is not None and c != only:
+                continue
             points = np.broadcast_to(self.scores[c][columns], (batch, rolls)).astype(np.float32)
             if key in JOKER_POINTS and variant.jokers:
                 matching_used = (masks[:, None] >> (alike_face - 1).clip(0)) & 1
                 full = joker & (matching_used == 1)
                 points = np.where(full, JOKER_POINTS[key], points)
-            nxt = masks | (1 << c)
+            nxt = self.row_of(masks | (1 << c))
             if self.upper[c]:
                 total = ups[:, None] + points.astype(np.int64)
                 level = np.minimum(total, variant.threshold)
@@ -290,31 +353,32 @@ class Solver:
             out[c] = np.where(allowed[c], value + bonus, -np.inf)
         return out
 
-    def _joker(self, masks: np.ndarray) -> np.ndarray:
-        """(B, R): five alike with the Yahtzee box already used."""
+    def _joker(self, masks: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """(B, R'): five alike with the Yahtzee box already used, for the roll ``columns``."""
         if not self.variant.jokers:
-            return np.zeros((len(masks), len(self.space.rolls)), dtype=bool)
+            return np.zeros((len(masks), len(columns)), dtype=bool)
         box_used = (masks >> self.variant.yahtzee_index) & 1
-        return (box_used[:, None] == 1) & self.alike[None, :]
+        return (box_used[:, None] == 1) & self.alike[columns][None, :]
 
-    def _allowed(self, masks: np.ndarray) -> np.ndarray:
-        """(C, B, R): where each category may be scored, as the engine allows."""
-        count, batch, rolls = self.count, len(masks), len(self.space.rolls)
+    def _allowed(self, masks: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """(C, B, R'): where each category may be scored, as the engine allows, for the
+        roll ``columns``."""
+        count, batch, rolls = self.count, len(masks), len(columns)
         used = ((masks[None, :] >> np.arange(count)[:, None]) & 1) == 1  # (C, B)
         if self.variant.forced_order:
             first = np.argmin(used, axis=0)  # the first open category
             open_now = np.arange(count)[:, None] == first[None, :]
             return np.broadcast_to(open_now[:, :, None], (count, batch, rolls))
         allowed = np.broadcast_to(~used[:, :, None], (count, batch, rolls)).copy()
-        if not self.variant.jokers:
-            return allowed
-        joker = self._joker(masks)
+        if not self.variant.jokers or self.variant.declared_target:
+            return allowed  # a declared target takes the score, joker or not
+        joker = self._joker(masks, columns)
         lower = ~self.upper
         lower_open = (~used & lower[:, None]).any(axis=0)  # (B,)
-        for face in range(1, 7):
-            columns = self.alike_face == face
+        alike_face = self.alike_face[columns]
+        for face in np.unique(alike_face[alike_face > 0]):
             matching_open = ~used[face - 1]  # (B,)
-            rows = joker & columns[None, :]
+            rows = joker & (alike_face == face)[None, :]
             only_matching = np.arange(count) == face - 1
             choice = np.where(
                 matching_open[None, :, None],
@@ -333,6 +397,9 @@ _UPPER_KEYS = {"ones", "twos", "threes", "fours", "fives", "sixes"}
 _BUILDING: Solver | None = None  # the solver whose layer forked workers are solving
 
 
-def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
+    """Solve and store a chunk of positions (in a forked worker); how many it solved."""
     assert _BUILDING is not None
-    return _BUILDING.turn_value(*chunk)
+    masks, ups, boxes = chunk
+    _BUILDING.values[_BUILDING.row_of(masks), ups, boxes] = _BUILDING.turn_value(*chunk)
+    return len(masks)

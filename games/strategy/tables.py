@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from games.strategy.solver import Solver, Variant
 
 _LOADED: dict[Variant, Solver] = {}
+
+
+class Output(Protocol):
+    """Where a build says what it costs: a text stream, or a command's stdout."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
 
 
 def cache_dir() -> Path:
@@ -42,10 +52,14 @@ def ready(variant: Variant) -> bool:
     return variant in _LOADED or path_of(variant).exists()
 
 
-def build(variant: Variant, progress: bool = True, workers: int | None = None) -> Solver:
-    """Solve ``variant`` and store its tables (written whole, then moved into place)."""
+def build(
+    variant: Variant, progress: bool = True, workers: int | None = None, out: Output | None = None
+) -> Solver:
+    """Solve ``variant`` and store its tables (written whole, then moved into place);
+    with ``progress``, a bar on stderr and, at the end, what it cost on ``out``
+    (stdout by default): wall time, and CPU time of every process that worked on it."""
     solver = Solver(variant)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), _cpu_seconds()
     solver.build(_progress_bar(variant.name, started) if progress else None, workers)
     path = path_of(variant)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -53,13 +67,48 @@ def build(variant: Variant, progress: bool = True, workers: int | None = None) -
     np.save(partial, solver.values)
     partial.replace(path)
     if progress:
-        print(
-            f"\n{variant.name}: expected score {solver.expected_score:.4f}, "
-            f"built in {time.perf_counter() - started:.1f} s -> {path}",
-            file=sys.stderr,
+        print(file=sys.stderr)
+        (out or sys.stdout).write(
+            f"{variant.name}: expected score {solver.expected_score:.4f}, "
+            f"{_size(path.stat().st_size)} -> {path}\n"
+            f"{variant.name}: built in {time.perf_counter() - started:.1f} s wall time, "
+            f"{_cpu_seconds() - cpu_started:.1f} s CPU time (user + system, all processes)\n"
         )
-    _LOADED[variant] = solver
-    return solver
+    _LOADED.pop(variant, None)
+    return load(variant) or solver  # memory-mapped, as every other process sees it
+
+
+def estimate(variant: Variant, workers: int | None = None) -> str:
+    """How long building ``variant``'s tables will take, measured on a sample."""
+    solver = Solver(variant)
+    workers = workers or os.cpu_count() or 1
+    positions = solver.count_positions()
+    seconds = solver.sample_seconds() * positions
+    return (
+        f"{variant.name}: {positions:,} positions, {_size(solver.values.nbytes)}; about "
+        f"{_duration(seconds / workers)} on {workers} cores ({_duration(seconds)} of CPU time)"
+    )
+
+
+def _size(size: int) -> str:
+    if size < 2**20:
+        return f"{size / 2**10:.1f} KiB"
+    return f"{size / 2**20:.1f} MiB"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def _cpu_seconds() -> float:
+    """User + system CPU time of this process and of its finished children."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def load_or_build_small(variant: Variant) -> Solver | None:
@@ -78,12 +127,13 @@ def load_or_build_small(variant: Variant) -> Solver | None:
 # Per variant, when this process last started a build of it (monotonic seconds).
 _STARTED: dict[Variant, float] = {}
 _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at once
-_TOO_LARGE = {"maxi_yatzy"}  # whole Maxi Yatzy games: beyond what is solved here
 
 
-def solved_here(variant: Variant) -> bool:
-    """Whether ``variant``'s tables are ever built here (whole Maxi Yatzy games are not)."""
-    return variant.ruleset not in _TOO_LARGE or variant.forced_order or variant.upper_only
+def builds_by_itself(variant: Variant) -> bool:
+    """Whether a server builds ``variant``'s tables unasked when a table first needs
+    them (``build_later``): not whole Maxi Yatzy games, whose build takes ~20 minutes
+    of both cores; ``manage.py solve --variant maxi_yatzy`` builds them."""
+    return variant.ruleset != "maxi_yatzy" or variant.forced_order or variant.upper_only
 
 
 def builds_missing() -> bool:
@@ -93,8 +143,8 @@ def builds_missing() -> bool:
 
 
 def build_later(variant: Variant) -> bool:
-    """Start building ``variant``'s tables in a process of its own, unless it is not
-    solved here, or this process started one lately; True if one was started.
+    """Start building ``variant``'s tables in a process of its own, unless they are not
+    built unasked, or this process started one lately; True if one was started.
 
     ``make run`` builds the two default tables; the others (an upper bonus of 25, no
     Yahtzee bonus) are built the first time a table of theirs asks its coach, its
@@ -103,7 +153,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if not solved_here(variant) or not builds_missing():
+    if not builds_by_itself(variant) or not builds_missing():
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)
@@ -128,21 +178,24 @@ def load_or_build(variant: Variant, progress: bool = True) -> Solver:
 
 
 def _progress_bar(name: str, started: float):
-    """A bar redrawn in place on a terminal; a line per tenth in a log."""
+    """A bar redrawn in place on a terminal, a line per tenth in a log, with the time
+    left at the pace so far."""
     terminal = sys.stderr.isatty()
     start, end = ("\r", "") if terminal else ("", "\n")
     tenths = [-1]
 
-    def show(done: int, total: int) -> None:
-        filled = int(30 * done / total)
+    def show(done: int, total: int, share: float) -> None:
+        filled = int(30 * share)
         if not terminal:
-            if (tenth := 10 * done // total) == tenths[0]:
+            if (tenth := int(10 * share)) == tenths[0]:
                 return
             tenths[0] = tenth
         elapsed = time.perf_counter() - started
+        left = elapsed * (1 - share) / share if share else 0.0
         bar = "#" * filled + "-" * (30 - filled)
         print(
-            f"{start}{name:>14} [{bar}] {done}/{total} positions {elapsed:5.1f} s",
+            f"{start}{name:>14} [{bar}] {done:,}/{total:,} positions"
+            f" {_duration(elapsed):>6}, {_duration(left):>6} left",
             end=end,
             file=sys.stderr,
             flush=True,

@@ -27,7 +27,6 @@ from games.names import name_key, tidy_name
 from games.replay import replay
 from games.scorecard import column_heads, column_titles, scorecard_rows
 from games.services import MAX_SEATS
-from games.strategy.bots import perfect_plays_as_good
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
 from games.viewer import Viewer
@@ -305,18 +304,13 @@ def _names(game: Game, as_good: dict[int, str]) -> dict[int, str]:
 
 def _played_as_good_notes(game: Game, turns_as_good: dict[int, tuple[int, int]]) -> list[str]:
     """Why each Perfect computer player of the review played as Good, and how much."""
-    never = perfect_plays_as_good(game.ruleset, game.table_options) == "never solved"
     notes = []
     for seat in game.seats.all():
         if seat.position not in turns_as_good or not _perfect_bot(seat):
             continue
         turns, as_good = turns_as_good[seat.position]
         values = {"name": seat.shown_name, "count": as_good, "turns": turns}
-        if never:
-            text = gettext(
-                "%(name)s played as Good: the site has no perfect strategy for these rules."
-            )
-        elif as_good >= turns:
+        if as_good >= turns:
             text = gettext(
                 "%(name)s played as Good: its strategy tables were not ready when it played."
             )
@@ -375,8 +369,6 @@ def _describe(step, names: dict[int, str]) -> SafeString:
 
 
 _UNAVAILABLE = {
-    "declared": _("Declared-target games have no analysis: the solver does not cover them."),
-    "maxi": _("Maxi Yatzy games have no analysis yet: the solver does not cover Maxi Yatzy."),
     "building": _(
         "The analysis is being prepared: the solver's tables are still being built. "
         "Reload in a minute."

@@ -64,9 +64,9 @@ def test_the_beginner_sometimes_slips() -> None:
 @pytest.mark.parametrize(
     ("ruleset", "options", "played"),
     [
-        ("maxi_yatzy", rules.TableOptions(), "good"),  # never solved
-        ("yatzy", rules.TableOptions(declared_target=True), "good"),
+        ("maxi_yatzy", rules.TableOptions(), "good"),  # built only by hand
         ("yatzy", rules.TableOptions(upper_only=True), "perfect"),  # solved on the spot
+        ("yatzy", rules.TableOptions(upper_only=True, declared_target=True), "perfect"),
     ],
 )
 def test_a_move_says_the_level_it_was_chosen_at(
@@ -77,3 +77,13 @@ def test_a_move_says_the_level_it_was_chosen_at(
 
     assert bots.choose_move(state, "perfect", random.Random(1)).level == played
     assert bots.choose_move(state, "good", random.Random(1)).level == "good"
+
+
+def test_a_perfect_player_declares_the_target_the_solver_values_most() -> None:
+    options = rules.TableOptions(upper_only=True, declared_target=True)
+    state = rules.new_game("yatzy", [[0]], options)
+    state = rules.roll(state, 0, rules.ScriptedDice([6, 6, 6, 2, 1]))
+
+    move = bots.choose_move(state, "perfect", random.Random(1))
+
+    assert (move.kind, move.category, move.level) == ("declare", "sixes", "perfect")

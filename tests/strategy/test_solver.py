@@ -26,7 +26,9 @@ def play_optimally(options: rules.TableOptions, ruleset: str, rng: random.Random
             state = rules.roll(state, 0, rules.RandomDice(rng))
             continue
         best = advice.advise(state).best
-        if best.category is not None:
+        if best.target is not None:
+            state = rules.declare(state, 0, best.target)
+        elif best.category is not None:
             state = rules.score(state, 0, best.category)
         else:
             state = rules.roll(state, 0, rules.RandomDice(rng), held=best.hold)
@@ -38,6 +40,7 @@ def play_optimally(options: rules.TableOptions, ruleset: str, rng: random.Random
     [
         ("yatzy", rules.TableOptions(upper_only=True)),
         ("yahtzee", rules.TableOptions(upper_only=True, forced_order=True)),
+        ("yatzy", rules.TableOptions(upper_only=True, declared_target=True)),
     ],
 )
 def test_the_solver_expects_what_its_policy_scores_through_the_engine(

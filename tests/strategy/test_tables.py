@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from games import rules
 from games.strategy import advice, tables
@@ -96,3 +97,35 @@ def test_make_runs_build_in_the_background_is_off_where_the_server_builds_no_tab
 
     assert len(builds.commands) == 1
     assert "YATZY_BUILD_TABLES=0: not building the solver's tables" in said.getvalue()
+
+
+@pytest.mark.parametrize("name", ["yatzy-nobonus", "yahtzee-bonus25", "yatzy_forced", "chess"])
+def test_solve_refuses_a_variant_no_table_plays_and_lists_the_valid_ones(name: str) -> None:
+    with pytest.raises(CommandError) as refused:
+        call_command("solve", "--variant", name, stdout=StringIO())
+
+    said = str(refused.value)
+    assert f"{name!r} is not a variant the site plays" in said
+    assert "yatzy, yatzy-bonus25," in said and "yahtzee-nobonus" in said and "maxi_yatzy" in said
+
+
+def test_solve_says_what_a_build_will_cost_before_and_what_it_cost_after(
+    no_tables_built: None,
+) -> None:
+    said = StringIO()
+
+    call_command("solve", "--variant", "maxi_yatzy-forced", stdout=said)
+
+    before, *after = said.getvalue().splitlines()
+    assert before.startswith("maxi_yatzy-forced: 1,265 positions, ")
+    assert " on " in before and " cores " in before
+    assert "expected score 184.9779" in after[0]
+    assert "s wall time" in after[1] and "s CPU time" in after[1]
+
+
+def test_a_forced_order_table_stores_only_the_scorecards_that_exist(
+    no_tables_built: None,
+) -> None:
+    tables.build(Variant("maxi_yatzy", forced_order=True), progress=False, workers=1)
+
+    assert tables.path_of(Variant("maxi_yatzy", forced_order=True)).stat().st_size < 10_000

@@ -397,8 +397,10 @@ BEING_SOLVED = (
     "The Perfect computer players play as Good until this table&#x27;s strategy is worked"
     " out (about a minute)."
 )
-NEVER_SOLVED = (
-    "The Perfect computer player plays as Good: the site has no perfect strategy for these rules."
+MAXI_NOT_BUILT = (
+    "The Perfect computer player plays as Good: this server has not built this table&#x27;s"
+    " strategy tables and does not build them by itself. Its administrator can, with:"
+    " manage.py solve --variant maxi_yatzy"
 )
 
 
@@ -455,16 +457,12 @@ def test_the_table_does_not_promise_a_build_where_the_server_builds_no_tables(
     )
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [{"ruleset": "maxi_yatzy"}, {"ruleset": "yatzy", "declared_target": "on"}],
-)
-def test_the_table_says_that_a_perfect_computer_player_plays_as_good_where_nothing_is_solved(
-    alice: Client, dice: object, rules: dict[str, str]
+def test_the_table_says_how_to_build_maxi_yatzy_which_no_server_builds_unasked(
+    alice: Client, dice: object, no_tables_built: None, tables_built_here: None
 ) -> None:
-    game = create_game(alice, bots="1", bot_level="perfect", **rules)
+    game = create_game(alice, bots="1", bot_level="perfect", ruleset="maxi_yatzy")
 
-    assert NEVER_SOLVED in alice.get(f"/g/{game.code}/").content.decode()
+    assert MAXI_NOT_BUILT in alice.get(f"/g/{game.code}/").content.decode()
 
 
 @pytest.mark.parametrize(
@@ -473,6 +471,7 @@ def test_the_table_says_that_a_perfect_computer_player_plays_as_good_where_nothi
         {"bot_level": "good"},
         {"bot_level": "perfect", "upper_only": "on"},  # solved on the spot, when first needed
         {"bot_level": "perfect", "forced_order": "on"},
+        {"bot_level": "perfect", "declared_target": "on", "upper_only": "on"},
     ],
 )
 def test_the_table_says_nothing_of_computer_players_that_play_at_their_level(

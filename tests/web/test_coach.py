@@ -8,9 +8,8 @@ import pytest
 from django.test import Client
 
 from games import rules
-from games.models import Game
 from games.strategy.solver import Variant
-from tests.conftest import NEW_GAME, create_game, fresh, script_dice, solved_tables, version
+from tests.conftest import create_game, fresh, script_dice, solved_tables, version
 from tests.web.test_table import extra_yahtzee
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -94,36 +93,27 @@ def test_before_the_first_roll_the_coach_waits(alice: Client) -> None:
     assert "Roll the dice first: the coach advises on what you roll." in body
 
 
-# the rules at which the coach can never advise, and what it says
-NO_COACH = [
-    ({"ruleset": "maxi_yatzy"}, "The coach does not know Maxi Yatzy yet."),
-    ({"declared_target": "on"}, "The coach cannot advise on declared-target tables."),
-]
-
-
-@pytest.mark.parametrize(("fields", "message"), NO_COACH)
-def test_the_coach_is_not_offered_where_it_cannot_help(
-    alice: Client, fields: dict, message: str
+def test_at_a_declared_target_table_the_coach_advises_the_declaration(
+    alice: Client, dice: object
 ) -> None:
-    response = alice.post("/games/new/", {**NEW_GAME, "coach": "on", **fields})
-
-    assert response.status_code == 400  # the form again, saying why
-    assert message in response.content.decode()
-    assert not Game.objects.exists()
-    create_game(alice, **fields)  # the same rules without the coach: a table
-
-
-@pytest.mark.parametrize(("fields", "message"), NO_COACH)
-def test_a_table_made_with_the_coach_before_that_says_where_it_cannot_help(
-    alice: Client, fields: dict, message: str
-) -> None:
-    game = create_game(alice, **fields)
-    Game.objects.filter(pk=game.pk).update(coach=True)
+    game = create_game(alice, declared_target="on", upper_only="on", coach="on")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
 
     body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
 
-    assert message in body
+    assert re.search(r"Declare (Ones|Twos|Threes|Fours|Fives|Sixes) as target", body)
+
+
+def test_at_maxi_yatzy_without_its_tables_the_coach_says_what_builds_them(
+    alice: Client, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "1")  # a server that builds others unasked
+    game = create_game(alice, ruleset="maxi_yatzy", coach="on")
+    alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+
+    body = alice.get(f"/g/{game.code}/hint/", **HTMX).content.decode()
+
+    assert "manage.py solve --variant maxi_yatzy" in body
 
 
 def test_the_coach_is_offered_at_a_maxi_yatzy_table_in_forced_order(alice: Client) -> None:

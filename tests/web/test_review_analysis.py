@@ -185,13 +185,16 @@ def coordinates(page: str) -> list[str]:
     return re.findall(r'(?:points|x\d?|y\d?|cx|cy|viewBox)="([^"]*)"', drawing)
 
 
-def test_a_maxi_game_says_why_it_has_no_analysis(alice: Client, dice: object) -> None:
+def test_a_maxi_game_without_its_tables_says_what_builds_them(
+    alice: Client, dice: object, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YATZY_BUILD_TABLES", "1")  # a server that builds others unasked
     game = create_game(alice, ruleset="maxi_yatzy")
     play_first_open_category(alice, game)
 
     page = alice.get(f"/g/{game.code}/review/").content.decode()
 
-    assert "the solver does not cover Maxi Yatzy" in page
+    assert "manage.py solve --variant maxi_yatzy" in page
     assert "<svg" not in page
 
 

@@ -5,16 +5,24 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from games.strategy import build, tables
 
 
 class Command(BaseCommand):
-    help = "Build the optimal-play value tables for Yatzy and Yahtzee."
+    help = (
+        "Build the optimal-play value tables: Yatzy and Yahtzee, or the variants named"
+        " (manage.py solve --variant maxi_yatzy)."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--variant", action="append", default=[])
+        parser.add_argument(
+            "--variant",
+            action="append",
+            default=[],
+            help="a variant to build (repeatable): " + ", ".join(build.valid_variants()),
+        )
         parser.add_argument("--if-missing", action="store_true")
         parser.add_argument(
             "--background",
@@ -24,6 +32,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
+        try:
+            variants = build.variants_named(options["variant"]) or build.DEFAULT
+        except build.UnknownVariant as refused:
+            raise CommandError(str(refused)) from refused
         argv = [f"--variant={v}" for v in options["variant"]]
         argv += ["--if-missing"] if options["if_missing"] else []
         if options["background"]:
@@ -41,4 +53,4 @@ class Command(BaseCommand):
             )
             self.stdout.write("Building the solver's tables in the background.")
             return
-        build.main(argv)
+        build.run(variants, options["if_missing"], self.stdout)
