@@ -59,6 +59,9 @@ class Game(models.Model):
     next_game = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_game"
     )
+    # the seat (its position) of the player who asked for this game as the next one at
+    # their finished table ("Play again"), said at the table through its first round
+    again_by = models.PositiveSmallIntegerField(null=True, blank=True)
     # the table's last move, as its event logged it with the seat that made it: what
     # the table says happened ("Bob's turn was skipped: 0 in Ones"), and announces
     last_move = models.JSONField(default=dict, blank=True)

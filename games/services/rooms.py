@@ -206,7 +206,10 @@ def start(code: str, viewer: Viewer, version: int) -> Game:
 
 
 def play_again(code: str, viewer: Viewer) -> Game:
-    """The next game at a finished table: same seats, same browsers, same options.
+    """The next game at a finished table: same seats, same browsers, same options;
+    the first turn goes one seat along (to the next player's team, at a team table),
+    and the table says who asked for the game (``Game.again_by``: of a browser
+    holding several seats, its first).
 
     Asking twice gives the same next game. Every browser at the old table is told
     (the old game's version moves on) so it can follow.
@@ -225,16 +228,19 @@ def play_again(code: str, viewer: Viewer) -> Game:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:
             return game.next_game
+        seats = list(game.seats.all())
+        presser = min(seat.position for seat in seats if seat.player_token in viewer.tokens)
         following = Game.objects.create(
             ruleset=game.ruleset,
             options=game.options,
             public=game.public,
             coach=game.coach,
             host_browser=game.host_browser,
+            again_by=presser,
             **core.committed_dice(),
         )
         now = timezone.now()
-        for seat in game.seats.all():
+        for seat in seats:
             # A seat the computer was still playing for a player who went away is the
             # player's again, of the kind it was (one at the host's screen is there
             # again; one handed over before the kind was kept, a friend's): theirs to
@@ -254,7 +260,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 claimed_at=now,
             )
         core.log(following, [(GameEvent.Kind.CREATE, None, {"previous": game.code})])
-        _start(following)
+        _start(following, after=_first_player(game, seats))
         game.next_game = following
         core.bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
     return following
@@ -323,7 +329,17 @@ def _check_host(game: Game, viewer: Viewer) -> None:
         raise NotYourSeat(_("Only the host of this table can do that."))
 
 
-def _start(game: Game) -> None:
+def _first_player(game: Game, seats: list[Seat]) -> int:
+    """The position of the seat that played first in ``game``."""
+    first = game.started_state().scorecards[0].players[0]
+    return next(seat.position for seat in seats if seat.player_index == first)
+
+
+def _start(game: Game, after: int | None = None) -> None:
+    """Start ``game`` with its filled seats, in the seats' order, from the first seat
+    after position ``after`` (at a table that plays again: the last game's first
+    player's), round the table: the players' order (``Seat.player_index``), which
+    the scorecards and the turns follow, and which the review replays."""
     all_seats = list(game.seats.all())
     seats = [seat for seat in all_seats if not seat.is_open]
     game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).delete()
@@ -331,6 +347,9 @@ def _start(game: Game) -> None:
         raise ActionError(_("Nobody has taken a seat yet."), code="no_players")
     if any(seat.team for seat in all_seats):
         _fill_every_team(seats, max(2, *(seat.team or 0 for seat in all_seats)))
+    if after is not None:
+        along = next((n for n, seat in enumerate(seats) if seat.position > after), 0)
+        seats = seats[along:] + seats[:along]
     teams: dict[object, list[int]] = {}
     for index, seat in enumerate(seats):
         seat.player_index = index
