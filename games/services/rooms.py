@@ -45,6 +45,8 @@ def create_game(
     coach: bool = False,
     seed: str = "",
     seed_secret_until: datetime | None = None,
+    computer_pace: str = "relaxed",
+    turn_seconds: int = 0,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
     Its dice follow from ``seed`` (a daily challenge's, kept secret until
@@ -67,6 +69,8 @@ def create_game(
             coach=coach,
             host_browser=viewer.browser_id,
             seed_secret_until=seed_secret_until,
+            computer_pace=computer_pace,
+            turn_seconds=turn_seconds,
             **core.committed_dice(seed),
         )
         now = timezone.now()
@@ -237,6 +241,8 @@ def play_again(code: str, viewer: Viewer) -> Game:
             coach=game.coach,
             host_browser=game.host_browser,
             again_by=presser,
+            computer_pace=game.computer_pace,
+            turn_seconds=game.turn_seconds,
             **core.committed_dice(),
         )
         now = timezone.now()

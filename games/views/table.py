@@ -35,7 +35,8 @@ def table(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return error_page(request, error)
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", code)
-    bots.nudge(game)
+    if bots.nudge(game):
+        game = services.get_game(code)
     viewer = viewer_at(request, game)
     seen = presence.seen(game, viewer)
     if seen.back:  # the others' tables offered to skip this browser's players, or act for it

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, Request, expect
 
 from games.models import Game
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.servers import Server
 
 FIRST_TURN = re.compile(r"Your turn, Bob\.|Bob's turn\.")  # Alice began the last game
@@ -35,6 +35,7 @@ def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_label("Upper section only").check()
     alice.get_by_role("button", name="Create game").click()
