@@ -93,7 +93,6 @@ class NewGameForm(forms.Form):
         coerce=int,
         initial=0,
         required=False,
-        empty_value=0,
     )
     forced_order = forms.BooleanField(
         label=_("Forced order"),
@@ -178,6 +177,7 @@ class NewGameForm(forms.Form):
             return data
         data["bot_level"] = data.get("bot_level") or "good"
         data["computer_pace"] = data.get("computer_pace") or "relaxed"
+        data["turn_seconds"] = data.get("turn_seconds") or 0
         computers = [bot_name(n, data["bot_level"]) for n in range(1, data["bots"] + 1)]
         data["computer_names"] = computers
         taken: list[str] = []
