@@ -320,6 +320,7 @@ YATZY_RATES = {
         ("join", "60/10m", "300/10m"),  # taking a seat: the invite link, a personal link
         ("move", "300/m", "3000/m"),  # every action at a table or its lobby
         ("socket", "60/m", "600/m"),  # a table's or lobby's WebSocket connecting
+        ("react", "8/m", "80/m"),  # quick reactions at a table: a few, not a flood
     ]
 }
 
