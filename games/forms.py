@@ -73,7 +73,7 @@ class NewGameForm(forms.Form):
         required=False,
     )
     computer_pace = forms.ChoiceField(
-        label=_("Computer players' pace"),
+        label=_("Computer pace"),
         choices=[
             ("relaxed", _("Relaxed: a move at a time you can follow")),
             ("fast", _("Fast: a whole turn in about a second")),

@@ -28,9 +28,11 @@ def test_a_reaction_shows_for_a_moment_on_every_page(new_page, site: Server) -> 
     expect(watcher.get_by_role("button", name="Roll")).to_be_visible()  # its socket is open
     expect(watcher.get_by_role("form", name="Quick reactions")).to_have_count(0)
 
-    bob.get_by_role("form", name="Quick reactions").get_by_role("button", name="Nice roll!").click()
+    bob.get_by_role("form", name="Quick reactions").get_by_role(
+        "button", name="Nice throw!"
+    ).click()
 
     for page in (alice, bob, watcher):
-        expect(page.locator("#reactions")).to_contain_text("Bob: Nice roll!")
+        expect(page.locator("#reactions")).to_contain_text("Bob: Nice throw!")
     for page in (alice, bob, watcher):  # for a moment
         expect(page.locator("#reactions .reaction")).to_have_count(0, timeout=10_000)

@@ -27,7 +27,7 @@ async def test_a_players_reaction_reaches_every_page_at_the_table(
     assert answer.status_code == 204
     said = unisolated(await mine.receive_from())
     assert 'id="reactions" hx-swap-oob="beforeend"' in said
-    assert "Alice: Nice roll!" in said
+    assert "Alice: Nice throw!" in said
     assert "Alice:" in unisolated(await watching.receive_from())
     await mine.disconnect()
     await watching.disconnect()
