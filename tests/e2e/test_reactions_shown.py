@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import more_options
+from tests.e2e.conftest import more_options, screenshot
 from tests.servers import Server
 
 
@@ -34,5 +34,6 @@ def test_a_reaction_shows_for_a_moment_on_every_page(new_page, site: Server) -> 
 
     for page in (alice, bob, watcher):
         expect(page.locator("#reactions")).to_contain_text("Bob: Nice throw!")
+    screenshot(bob, "reaction-375")
     for page in (alice, bob, watcher):  # for a moment
         expect(page.locator("#reactions .reaction")).to_have_count(0, timeout=10_000)

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import more_options
+from tests.e2e.conftest import more_options, screenshot
 from tests.servers import Server
 
 COUNTDOWN = re.compile(r"Time left for this turn: 0:[0-3]\d")
@@ -27,6 +27,7 @@ def test_every_page_counts_down_and_the_turn_is_skipped_at_zero(new_page, site: 
 
     for page in (alice, watcher):
         expect(page.get_by_role("timer")).to_have_text(COUNTDOWN)
+    screenshot(alice, "turn-timer-375")
     first = alice.get_by_role("timer").text_content()
     expect(alice.get_by_role("timer")).not_to_have_text(first or "")  # it counts
 
