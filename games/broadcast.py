@@ -98,6 +98,11 @@ def game_changed(
     table_changed.send(sender=Game, code=code, version=version, game=game)
 
 
+def reaction(code: str, name: str, key: str) -> None:
+    """Tell the table ``code`` that the player ``name`` reacted (``reactions``)."""
+    _notify(code, {"type": "table.reaction", "name": name, "reaction": key})
+
+
 def _notify(code: str, message: dict) -> None:
     """Send ``message`` to the table ``code``, from synchronous code."""
     layer = get_channel_layer()
@@ -121,6 +126,8 @@ async def _send(layer: BaseChannelLayer, code: str, message: dict) -> None:
 
 
 def _what(message: dict) -> str:
+    if message.get("type") == "table.reaction":
+        return "a reaction"
     version = message.get("version")
     return "a presence notice" if version is None else f"update {version}"
 

@@ -21,12 +21,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import BaseChannelLayer
 from django.conf import settings
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
 from games import bots, broadcast, limits, metrics, presence, readers, seating
 from games.broadcast import group_name, presence_notice
 from games.models import Game
+from games.reactions import REACTIONS
 from games.rendering import cached_live, handed_over_offer, render_live
 from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
 from games.tableview import handed_over
@@ -235,6 +237,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_hash = hash(html)
         if current != version or event.get("answered") != self.page:  # never "" when set
             await self.send(text_data=html)
+
+    async def table_reaction(self, event: dict) -> None:
+        """A player's quick reaction (``games.reactions``), said in this page's
+        language; the page shows it for a moment (reactions.js). Not to a lobby."""
+        words = REACTIONS.get(event.get("reaction", ""))
+        if words is None or self.lobby_page:
+            return
+        with translation.override(self.language):
+            html = render_to_string(
+                "games/table.html#reaction", {"name": event.get("name", ""), "words": words}
+            )
+        await self.send(text_data=html)
 
     def _arrive(self, joined_at: float) -> tuple[str, int, float | None] | str | None:
         """Count this socket at its table; the table it is to be sent first, its

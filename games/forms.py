@@ -25,6 +25,15 @@ RULESET_CHOICES = [
 ]
 
 
+# The home page's three ways in, each a button of the one form (its field ``way``):
+# what each sets, when More options leave it at nothing (``NewGameForm.clean``).
+WAYS = {
+    "friends": _("Play with friends"),  # a room with an invitation
+    "computer": _("Play the computer"),  # a computer player, at the level chosen
+    "together": _("Pass and play"),  # the players named, at this screen
+}
+
+
 class NewGameForm(forms.Form):
     # measured as it shows, in clean(), not in code points as max_length would
     name = forms.CharField(
@@ -37,7 +46,9 @@ class NewGameForm(forms.Form):
         label=_("More players at this screen"),
         help_text=_("One name per line. They take turns on this device."),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3, "dir": "auto"}),
+        widget=forms.Textarea(
+            attrs={"rows": 2, "dir": "auto", "placeholder": _("One name per line")}
+        ),
     )
     invites = forms.IntegerField(
         label=_("Friends to invite"),
@@ -58,6 +69,28 @@ class NewGameForm(forms.Form):
         label=_("Computer strength"),
         choices=BOT_LEVEL_CHOICES,
         initial="good",
+        required=False,
+    )
+    computer_pace = forms.ChoiceField(
+        label=_("Computer pace"),
+        choices=[
+            ("relaxed", _("Relaxed: a move at a time you can follow")),
+            ("fast", _("Fast: a whole turn in about a second")),
+        ],
+        initial="relaxed",
+        required=False,
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Turn timer"),
+        help_text=_("When a player's time runs out, their turn is skipped: 0 in a category."),
+        choices=[
+            (0, _("No timer")),
+            (30, _("30 seconds")),
+            (60, _("60 seconds")),
+            (120, _("120 seconds")),
+        ],
+        coerce=int,
+        initial=0,
         required=False,
     )
     forced_order = forms.BooleanField(
@@ -113,6 +146,7 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    way = forms.ChoiceField(choices=[("", ""), *WAYS.items()], required=False)
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -131,7 +165,18 @@ class NewGameForm(forms.Form):
         names = [name for name in map(seat_name, lines) if name]
         data["player_names"] = names
         data["bots"] = data.get("bots") or 0
+        if data["way"] == "friends":
+            data["invites"] = data["invites"] or 1
+        elif data["way"] == "computer":
+            data["bots"] = data["bots"] or 1
+        elif data["way"] == "together" and not names:
+            self.add_error(
+                "players", gettext("Write the names of the players at this screen, one per line.")
+            )
+            return data
         data["bot_level"] = data.get("bot_level") or "good"
+        data["computer_pace"] = data.get("computer_pace") or "relaxed"
+        data["turn_seconds"] = data.get("turn_seconds") or 0
         computers = [bot_name(n, data["bot_level"]) for n in range(1, data["bots"] + 1)]
         data["computer_names"] = computers
         taken: list[str] = []

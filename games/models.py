@@ -59,6 +59,18 @@ class Game(models.Model):
     next_game = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_game"
     )
+    # the seat (its position) of the player who asked for this game as the next one at
+    # their finished table ("Play again"), said at the table through its first round
+    again_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    # the turn timer: seconds a turn may take (0: no timer), and when the turn being
+    # played runs out (set as each turn begins, ``services.core.save_state``); the
+    # server skips it then, as the host's skip does (``services.expire_turn``)
+    turn_seconds = models.PositiveSmallIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    # how fast the table's computer players move (``bots.step_delay``)
+    computer_pace = models.CharField(
+        max_length=8, choices=[("relaxed", _("Relaxed")), ("fast", _("Fast"))], default="relaxed"
+    )
     # the table's last move, as its event logged it with the seat that made it: what
     # the table says happened ("Bob's turn was skipped: 0 in Ones"), and announces
     last_move = models.JSONField(default=dict, blank=True)

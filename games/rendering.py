@@ -29,6 +29,7 @@ from django.utils.translation import get_language, gettext
 from games.bounded import Bounded
 from games.models import Game
 from games.presence import SPECTATORS
+from games.reactions import REACTIONS
 from games.scorecard import Cell, Scorecard
 from games.tableview import (
     Confirm,
@@ -190,6 +191,7 @@ def table_page(
         "urls": table_urls(game.code),  # the page's own: the take-back, the table's
         # a spectator has no turn to be called to (the chime)
         "plays": any(seat.token in viewer.tokens for seat in game.seats.all()),
+        "reactions": REACTIONS.items(),
     }
 
 

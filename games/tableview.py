@@ -101,6 +101,9 @@ class Table(NamedTuple):
     scorecard: Scorecard
     redirect: str  # where a browser at a finished table goes next, if anywhere
     last_move: SafeString  # what happened last ("Bob's turn was skipped: 0 in Ones")
+    again_by: SafeString  # who asked for this game at the last one's end, through round 1
+    turn_seconds: int  # the turn timer's (0: none)
+    deadline_ms: int  # when the turn being played runs out, in ms since the epoch (0: never)
     turn_passed: bool  # and it passed the turn on
     perfect_as_good: str  # that its Perfect computer players play as Good, translated
     dice_commitment: str  # the dice fingerprint ("" in games without committed dice)
@@ -199,6 +202,11 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         scorecard=scorecard(state, names, live, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
+        again_by=again_words(game, state, seats),
+        turn_seconds=game.turn_seconds,
+        deadline_ms=int(game.turn_deadline.timestamp() * 1000)
+        if game.turn_deadline and not state.is_finished
+        else 0,
         turn_passed=game.last_move.get("kind") in _PASSING_THE_TURN,
         perfect_as_good="" if state.is_finished else perfect_as_good(game, seats),
         dice_commitment=game.dice_commitment,
@@ -308,6 +316,17 @@ def last_move_words(move: dict, state: rules.GameState, names: dict[int, str]) -
     # safe: the translation's own text is markup, as in a template, and every value in
     # it is escaped (the name isolated)
     return mark_safe(str(words) % values)
+
+
+def again_words(game: Game, state: rules.GameState, seats: list[Seat]) -> SafeString:
+    """Who asked for this game at the end of the last one ("Alice started this
+    rematch."), said through the first round, as markup (the name isolated); empty
+    for a first game and after the first round."""
+    name = next((s.shown_name for s in seats if s.position == game.again_by), "")
+    if not name or state.round > 0:
+        return SafeString()
+    # safe: as in ``last_move_words``, the translation is markup and the name isolated
+    return mark_safe(gettext("%(name)s started this rematch.") % {"name": isolated(name)})
 
 
 def handed_over(game: Game, viewer: Viewer) -> tuple[tuple[int, str], ...]:

@@ -23,6 +23,7 @@ urlpatterns = [
     path("g/<str:code>/handover/", room.hand_to_bot, name="hand_to_bot"),
     path("g/<str:code>/takeback/", room.take_back, name="take_back"),
     path("g/<str:code>/hint/", table.hint, name="hint"),
+    path("g/<str:code>/react/", table.react, name="react"),
     path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
     path("g/<str:code>/review/", history.review, name="review"),
     path("g/<str:code>/dice.json", history.dice, name="dice_export"),

@@ -278,6 +278,8 @@ YATZY_BOT_RUNNER = env_str("YATZY_BOT_RUNNER", "thread")
 if YATZY_BOT_RUNNER not in {"thread", "manual"}:
     raise ImproperlyConfigured("YATZY_BOT_RUNNER must be 'thread' or 'manual'.")
 YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000
+# at a table whose computer players are fast (``Game.computer_pace``)
+YATZY_BOT_FAST_DELAY = env_int("YATZY_BOT_FAST_DELAY_MS", 150) / 1000
 
 # How long the player to move may have no page open before the host may skip their turn.
 YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
@@ -318,6 +320,7 @@ YATZY_RATES = {
         ("join", "60/10m", "300/10m"),  # taking a seat: the invite link, a personal link
         ("move", "300/m", "3000/m"),  # every action at a table or its lobby
         ("socket", "60/m", "600/m"),  # a table's or lobby's WebSocket connecting
+        ("react", "8/m", "80/m"),  # quick reactions at a table: a few, not a flood
     ]
 }
 

@@ -5,7 +5,7 @@ player who has gone away (``away``) and a computer player's step (``computer``).
 commit. The views and the computer players call them through this package."""
 
 from games.services.away import hand_to_bot, skip_turn, take_back
-from games.services.computer import bot_move
+from games.services.computer import bot_move, expire_turn
 from games.services.core import get_game
 from games.services.daily import NoSuchChallenge, play_daily
 from games.services.play import declare, hold, roll, score, toggle_die
@@ -33,6 +33,7 @@ __all__ = [
     "claim_seats_of_browser",
     "create_game",
     "declare",
+    "expire_turn",
     "games_in_progress",
     "games_of",
     "get_game",

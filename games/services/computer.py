@@ -1,5 +1,6 @@
-"""A computer player's step: the one action no browser asks for. The computer players
-(``games.bots``) ask for it when they hear that a table they play at has changed."""
+"""The actions no browser asks for: a computer player's step, which the computer
+players (``games.bots``) ask for when they hear that a table they play at has changed,
+and the skip of a turn whose time ran out (``games.bots`` too, at the turn's end)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,36 @@ import secrets
 
 from django.db import transaction
 
+from games import clock
 from games import rules as engine
 from games.models import Game, GameEvent, Seat
 from games.rules import Move
-from games.rules.moves import HOLD, ROLL
+from games.rules.moves import HOLD, ROLL, SKIP
 from games.seating import seat_of
 from games.services import core
 from games.strategy import bots as strategy
 
 # The computer players' own choices (a Beginner's slips) come from here.
 rng: random.Random = secrets.SystemRandom()
+
+
+def expire_turn(code: str, version: int) -> bool:
+    """At a table with a turn timer: skip the turn of the player to move, as the host's
+    skip does (a zero in their lowest-value open category), if the game is still at
+    ``version`` and the turn's time has run out by the site's clock. Returns whether
+    it skipped."""
+    with transaction.atomic():
+        game = core.locked(code)
+        deadline = game.turn_deadline
+        if game.version != version or game.status != Game.Status.PLAYING or deadline is None:
+            return False
+        if clock.now() < deadline:
+            return False
+        state = game.started_state()
+        seat = seat_of(game, state.to_move)
+        new_state = engine.apply(state, state.to_move, Move(SKIP), core.dice_of(game))
+        core.save_state(game, state, new_state, GameEvent.Kind.SKIP, seat)
+    return True
 
 
 def bot_move(code: str, version: int, rng_for_bot: random.Random | None = None) -> bool:

@@ -10,12 +10,13 @@ transaction already serialises writers) for the length of its transaction.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, daily, metrics
+from games import broadcast, clock, daily, metrics
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
@@ -97,6 +98,12 @@ def save_state(
     where it is not its seat's (``strategy.bots.Move.level``)."""
     game.set_engine_state(new)
     fields = ["state", *changed]
+    if game.turn_seconds and (old is None or new.turn != old.turn):
+        # a turn begins (or the game ends): its time starts
+        game.turn_deadline = (
+            None if new.is_finished else clock.now() + timedelta(seconds=game.turn_seconds)
+        )
+        fields.append("turn_deadline")
     if new.is_finished and game.status != Game.Status.FINISHED:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()

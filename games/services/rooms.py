@@ -45,6 +45,8 @@ def create_game(
     coach: bool = False,
     seed: str = "",
     seed_secret_until: datetime | None = None,
+    computer_pace: str = "relaxed",
+    turn_seconds: int = 0,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
     Its dice follow from ``seed`` (a daily challenge's, kept secret until
@@ -67,6 +69,8 @@ def create_game(
             coach=coach,
             host_browser=viewer.browser_id,
             seed_secret_until=seed_secret_until,
+            computer_pace=computer_pace,
+            turn_seconds=turn_seconds,
             **core.committed_dice(seed),
         )
         now = timezone.now()
@@ -206,7 +210,10 @@ def start(code: str, viewer: Viewer, version: int) -> Game:
 
 
 def play_again(code: str, viewer: Viewer) -> Game:
-    """The next game at a finished table: same seats, same browsers, same options.
+    """The next game at a finished table: same seats, same browsers, same options;
+    the first turn goes one seat along (to the next player's team, at a team table),
+    and the table says who asked for the game (``Game.again_by``: of a browser
+    holding several seats, its first).
 
     Asking twice gives the same next game. Every browser at the old table is told
     (the old game's version moves on) so it can follow.
@@ -225,16 +232,21 @@ def play_again(code: str, viewer: Viewer) -> Game:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:
             return game.next_game
+        seats = list(game.seats.all())
+        presser = min(seat.position for seat in seats if seat.player_token in viewer.tokens)
         following = Game.objects.create(
             ruleset=game.ruleset,
             options=game.options,
             public=game.public,
             coach=game.coach,
             host_browser=game.host_browser,
+            again_by=presser,
+            computer_pace=game.computer_pace,
+            turn_seconds=game.turn_seconds,
             **core.committed_dice(),
         )
         now = timezone.now()
-        for seat in game.seats.all():
+        for seat in seats:
             # A seat the computer was still playing for a player who went away is the
             # player's again, of the kind it was (one at the host's screen is there
             # again; one handed over before the kind was kept, a friend's): theirs to
@@ -254,7 +266,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 claimed_at=now,
             )
         core.log(following, [(GameEvent.Kind.CREATE, None, {"previous": game.code})])
-        _start(following)
+        _start(following, after=_first_player(game, seats))
         game.next_game = following
         core.bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
     return following
@@ -323,7 +335,17 @@ def _check_host(game: Game, viewer: Viewer) -> None:
         raise NotYourSeat(_("Only the host of this table can do that."))
 
 
-def _start(game: Game) -> None:
+def _first_player(game: Game, seats: list[Seat]) -> int:
+    """The position of the seat that played first in ``game``."""
+    first = game.started_state().scorecards[0].players[0]
+    return next(seat.position for seat in seats if seat.player_index == first)
+
+
+def _start(game: Game, after: int | None = None) -> None:
+    """Start ``game`` with its filled seats, in the seats' order, from the first seat
+    after position ``after`` (at a table that plays again: the last game's first
+    player's), round the table: the players' order (``Seat.player_index``), which
+    the scorecards and the turns follow, and which the review replays."""
     all_seats = list(game.seats.all())
     seats = [seat for seat in all_seats if not seat.is_open]
     game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).delete()
@@ -331,6 +353,9 @@ def _start(game: Game) -> None:
         raise ActionError(_("Nobody has taken a seat yet."), code="no_players")
     if any(seat.team for seat in all_seats):
         _fill_every_team(seats, max(2, *(seat.team or 0 for seat in all_seats)))
+    if after is not None:
+        along = next((n for n, seat in enumerate(seats) if seat.position > after), 0)
+        seats = seats[along:] + seats[:along]
     teams: dict[object, list[int]] = {}
     for index, seat in enumerate(seats):
         seat.player_index = index

@@ -45,6 +45,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
             seats=form.seat_specs(),
             public=data["public"],
             coach=data["coach"],
+            computer_pace=data["computer_pace"],
+            turn_seconds=data["turn_seconds"],
         )
     except ActionError as error:
         form.add_error(None, str(error.message))

@@ -49,6 +49,7 @@ LIMITED: dict[str, tuple[str, frozenset[str]]] = {
         )
     },
     "hint": ("move", LOOK),  # the coach's advice is worked out anew each time
+    "react": ("react", POST),  # a quick reaction, shown on every page at the table
 }
 
 

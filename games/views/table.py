@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from games import bots, broadcast, coach, presence, rules, seating, services
 from games.errors import ActionError, NotYourSeat
 from games.models import Game
+from games.reactions import REACTIONS
 from games.viewer import Viewer
 from games.views.access import (
     BadForm,
@@ -35,7 +36,8 @@ def table(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return error_page(request, error)
     if game.status == Game.Status.LOBBY:
         return redirect("lobby", code)
-    bots.nudge(game)
+    if bots.nudge(game):
+        game = services.get_game(code)
     viewer = viewer_at(request, game)
     seen = presence.seen(game, viewer)
     if seen.back:  # the others' tables offered to skip this browser's players, or act for it
@@ -43,6 +45,28 @@ def table(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if seen.counted:  # and will again, unless it asks for the table again by then
         broadcast.presence_changed([code], after=seating.AWAY_BEFORE_SKIP.total_seconds())
     return table_response(request, game, viewer)
+
+
+@require_POST
+def react(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """A seated player's quick reaction, told to every page at the table; nothing is
+    kept. htmx gets an empty answer (the reaction comes back over the socket, as to
+    everyone), a plain form post the table."""
+    try:
+        game = services.get_game(code)
+        viewer = viewer_at(request, game)
+        seats = [s for s in game.seats.all() if s.player_token in viewer.tokens]
+        if not seats:
+            raise NotYourSeat(_("Only the players at this table can react."))
+        key = request.POST.get("reaction", "")
+        if key not in REACTIONS:
+            raise ActionError(_("There is no such reaction."), code="bad_reaction")
+    except ActionError as error:
+        return error_page(request, error)
+    broadcast.reaction(code, seats[0].shown_name, key)
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect("table", code)
 
 
 @require_GET

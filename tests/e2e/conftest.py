@@ -123,3 +123,11 @@ def score_first_option(page: object) -> None:
     if confirm.count():
         confirm.click()
     expect(scored).to_be_attached()
+
+
+def more_options(page: object) -> None:
+    """Open the home page's More options (the rules, the table's options, Create game),
+    if they are not open yet."""
+    details = page.locator("details.more-options")  # type: ignore[attr-defined]
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()

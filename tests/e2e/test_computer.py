@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from games.models import Game, GameEvent
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.servers import Server
 
 
@@ -16,6 +16,7 @@ def test_a_game_against_the_computer_with_the_coach(new_page, site: Server) -> N
     page: Page = new_page()
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_label("Computer players").fill("1")
     page.get_by_label("Computer strength").select_option("perfect")
     page.get_by_label("Upper section only").check()
@@ -62,6 +63,7 @@ def test_a_keyboard_player_keeps_the_focus_through_the_computers_turn(
     page: Page = new_page()
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_label("Computer players").fill("1")
     page.get_by_label("Upper section only").check()
     page.get_by_role("button", name="Create game").click()

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import more_options
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
@@ -46,6 +47,7 @@ def test_the_table_plays_and_pushes_under_the_policy(new_page, site: Server) -> 
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     alice.get_by_label("Your name").fill("Alice")
     alice.get_by_label("More players at this screen").fill("Bob")
+    more_options(alice)
     alice.get_by_role("button", name="Create game").click()
     expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from games.models import Game
 from games.strategy.solver import Variant
 from tests.conftest import solved_tables
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.servers import Server
 
 
@@ -27,6 +27,7 @@ def test_two_players_play_a_whole_game_at_one_screen(new_page, site: Server) -> 
     expect(page.locator("link[rel=icon]")).to_have_count(1)
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(page.get_by_role("columnheader", name="Alice")).to_be_visible()
@@ -124,6 +125,7 @@ def test_the_table_fits_a_phone(new_page, site: Server) -> None:
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     page.get_by_role("button", name="Roll").click()
     expect(page.get_by_role("button", name=re.compile(r"^Die 5: "))).to_be_visible()
@@ -141,6 +143,7 @@ def test_a_zero_to_confirm_comes_into_view_with_the_focus_on_its_answer(
     page: Page = new_page(360, 740)
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     page.get_by_role("button", name="Roll").click()
     expect(page.locator(".htmx-request")).to_have_count(0)
@@ -170,6 +173,7 @@ def test_a_late_push_of_an_older_table_does_not_replace_a_newer_one(new_page, si
     page: Page = new_page()
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     page.get_by_role("button", name="Roll").click()
     expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
@@ -204,6 +208,7 @@ def test_the_push_of_the_table_on_screen_leaves_its_buttons_in_place(
     page.add_init_script(TRACK_ROLL_BUTTON)
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     page.wait_for_function("() => window.yatzyPushes >= 1")  # a function: CSP forbids eval
 
@@ -220,6 +225,7 @@ def test_keyboard_focus_stays_on_its_control_when_the_table_is_replaced(
     page: Page = new_page()
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     roll = page.get_by_role("button", name="Roll")
 
@@ -254,6 +260,7 @@ def test_a_refusal_with_no_place_on_the_table_is_shown_in_place_of_the_page(
     page: Page = new_page()
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("button", name="Roll")).to_be_visible()
     expect(page).to_have_title("▶ Scandinavian Yatzy · Yatzy")  # the tab says whose turn

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import more_options, screenshot
 from tests.servers import Server
 
 
@@ -18,6 +18,7 @@ def an_extra_yahtzee_rolled(page: Page, site: Server) -> Game:
     her Sixes 24 and five sixes just rolled; shown on ``page``."""
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_label("Rules").select_option("yahtzee")
     page.get_by_label("More players at this screen").fill("Bob")
     page.get_by_role("button", name="Create game").click()

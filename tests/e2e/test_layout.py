@@ -13,7 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game
 from tests.conftest import create_game, play_to_the_end
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.e2e.test_remote import alice_and_bob_at_the_table
 from tests.servers import Server
 
@@ -98,6 +98,7 @@ def sit_at_a_table(page: Page, site: Server, players: int, ruleset: str = "yatzy
     """Open a hot-seat game of ``players`` (Alice and the players after her) and roll."""
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_label("Rules").select_option(ruleset)
     more = "\n".join(f"Player {number}" for number in range(2, players + 1))
     page.get_by_label("More players at this screen").fill(more)
@@ -190,6 +191,7 @@ def test_a_long_name_without_spaces_keeps_to_a_phones_width(new_page, site: Serv
     page: Page = new_page(375, 740)
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("W" * 40)
+    more_options(page)
     page.get_by_label("Friends to invite").fill("1")
     page.get_by_role("button", name="Create game").click()
     expect(page.locator(".seats")).to_contain_text("W" * 40)
@@ -211,6 +213,7 @@ def test_many_computer_players_leave_the_scorecard_close_under_the_dice_on_a_pho
     page: Page = new_page(375, 740)
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
+    more_options(page)
     page.get_by_label("Rules").select_option("maxi_yatzy")
     page.get_by_label("Computer players").fill("15")
     page.get_by_role("button", name="Create game").click()
@@ -255,12 +258,14 @@ def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Serv
     host: Page = new_page(375, 740)
     host.goto(site.url + "/")
     host.get_by_label("Your name").fill(too_long)
+    more_options(host)
     host.get_by_role("button", name="Create game").click()
     expect(host.locator(".error")).to_contain_text(too_long)
     assert host.evaluate("document.documentElement.scrollWidth") <= 375
     screenshot(host, "layout-long-name-refused-new-game")
 
     host.get_by_label("Your name").fill("Alice")
+    more_options(host)
     host.get_by_label("Friends to invite").fill("1")
     host.get_by_role("button", name="Create game").click()
     friend: Page = new_page(375, 740)
@@ -303,6 +308,7 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(new_page, site: Server) -
 
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
+    more_options(page)
     page.get_by_label("Friends to invite").fill("1")
     page.get_by_label("Declared target").check()
     page.get_by_role("button", name="Create game").click()
@@ -383,6 +389,7 @@ def test_a_friends_column_comes_into_sight_on_his_phone_at_his_turn(new_page, si
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
     alice.get_by_label("More players at this screen").fill("Christina\nDominique\nEvangeline")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_role("button", name="Create game").click()
     bob: Page = new_page(375, 740)

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import more_options, screenshot
 from tests.e2e.test_languages import MISFITS
 from tests.servers import Server
 
@@ -59,6 +59,7 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
     # a table, loaded while the worker runs: a worker that kept pages would keep this one
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
     table = page.url

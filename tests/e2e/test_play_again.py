@@ -1,4 +1,6 @@
-"""Play again: every page at the finished table goes on to the next game's table."""
+"""The end of a game on every page at the table (the result panel), and Play again:
+every page goes on to the next game's table, which says who asked for it and is
+begun by the next seat along."""
 
 from __future__ import annotations
 
@@ -7,10 +9,10 @@ import re
 from playwright.sync_api import Page, Request, expect
 
 from games.models import Game
-from tests.e2e.conftest import score_first_option
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.servers import Server
 
-FIRST_TURN = re.compile(r"Your turn, Alice\.|Alice's turn\.")
+FIRST_TURN = re.compile(r"Your turn, Bob\.|Bob's turn\.")  # Alice began the last game
 
 
 def requests_of(page: Page) -> list[str]:
@@ -33,6 +35,7 @@ def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_label("Upper section only").check()
     alice.get_by_role("button", name="Create game").click()
@@ -52,8 +55,20 @@ def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
         me.get_by_role("button", name="Roll").click()
         score_first_option(me)
     pages = {"Alice": alice, "Bob": bob, "the spectator": watcher}
-    for page in pages.values():
+    for who, page in pages.items():
         expect(page.get_by_role("status").first).to_contain_text("Game over")
+        panel = page.get_by_role("region", name="Final ranking")
+        expect(panel).to_be_visible()
+        expect(panel.get_by_role("listitem")).to_have_count(2)
+        expect(panel.locator(".winner")).to_contain_text("Winner")
+        expect(panel.get_by_role("link", name="Review the game")).to_be_visible()
+        again = panel.get_by_role("button", name="Play again")
+        expect(again).to_have_count(0 if who == "the spectator" else 1)
+        expect(page.locator(".sound-toggle")).to_be_hidden()  # the chime goes with the game
+        # the panel comes before the scorecard, its buttons in view without scrolling
+        box = panel.get_by_role("link", name="Review the game").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"]
+    screenshot(alice, "end-panel-1280")
     asked = {who: requests_of(page) for who, page in pages.items()}
 
     finished = alice.url
@@ -65,5 +80,6 @@ def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
     for page in pages.values():
         expect(page).to_have_url(table_url)
         expect(page.get_by_role("status").first).to_contain_text(FIRST_TURN)
+        expect(page.get_by_text("Alice started this rematch.")).to_be_visible()
     loads = {who: [url for url in urls if url == table_url] for who, urls in asked.items()}
     assert loads == {who: [table_url] for who in pages}

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import score_first_option, screenshot
+from tests.e2e.conftest import more_options, score_first_option, screenshot
 from tests.servers import Server
 
 DIE = re.compile(r"^Die \d: \d$")
@@ -27,6 +27,7 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_label("Upper section only").check()
     alice.get_by_role("button", name="Create game").click()
@@ -97,6 +98,7 @@ def bob_in_alices_lobby(new_page, site: Server, bob: Page | None = None) -> tupl
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_role("button", name="Create game").click()
     bob = bob or new_page()
@@ -290,6 +292,7 @@ def test_the_invite_link_is_copied_and_the_button_says_so(
         )
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("1")
     alice.get_by_role("button", name="Create game").click()
     link = alice.get_by_label("Invite link").input_value()
@@ -333,6 +336,7 @@ def test_a_friend_in_the_lobby_shows_here_or_away_and_may_leave(new_page, site: 
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
     alice.get_by_label("Friends to invite").fill("2")
     alice.get_by_role("button", name="Create game").click()
     friends = []

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from tests.e2e.conftest import TIMEOUT_MS, serve_site
+from tests.e2e.conftest import TIMEOUT_MS, more_options, serve_site
 from tests.e2e.test_remote import DIE
 from tests.servers import Server
 
@@ -33,6 +33,7 @@ def hot_seat_table(page: Page, site: Server) -> str:
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
     page.get_by_label("More players at this screen").fill("Bob")
+    more_options(page)
     page.get_by_role("button", name="Create game").click()
     expect(page.get_by_role("status")).to_contain_text("Your turn, Alice.")
     return page.url

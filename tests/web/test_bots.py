@@ -198,12 +198,7 @@ def test_the_host_hands_an_away_player_to_the_computer(
     assert f'action="/g/{game.code}/again/"' in at_the_end
     assert bob.post(f"/g/{game.code}/again/").status_code == 302
     following = fresh(game).next_game
-    bob.get(f"/g/{following.code}/")  # Bob follows the table
-    alice.post(f"/g/{following.code}/roll/", {"version": version(following)})
-    alice.post(
-        f"/g/{following.code}/score/",
-        {"version": version(following), "category": "chance", "confirm": "1"},
-    )
+    bob.get(f"/g/{following.code}/")  # Bob follows the table, and begins (one seat along)
     again = Seat.objects.get(game=following, name="Bob")
     assert (again.kind, again.bot_level) == ("remote", "good")  # the level, for a handover
     assert (
@@ -350,7 +345,9 @@ def bob_may_act_for_the_away_host(bob: Client, game: Game) -> None:
     )
     assert "Skip Alice's turn" in unisolated(bob.get(f"/g/{game.code}/").content.decode())
     assert bob.post(f"/g/{game.code}/skip/", {"version": version(game)}).status_code == 302
-    assert fresh(game).engine_state().scorecards[0].entries[-1][1] == 0
+    state = fresh(game).engine_state()
+    alices = state.scorecard_of(Seat.objects.get(game=game, name="Alice").player_index)
+    assert state.scorecards[alices].entries[-1][1] == 0
 
 
 def test_a_hosts_seat_taken_back_is_at_the_hosts_screen_again(
@@ -378,6 +375,12 @@ def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_g
     seat = Seat.objects.get(game=following, name="Alice")
     assert (seat.kind, seat.browser_id) == (Seat.Kind.LOCAL, game.host_browser)
     alice.get(f"/g/{following.code}/")  # she comes back to the table, at her seat
+    # Bob begins the next game (the first turn moves one seat along), then it is hers
+    bob.post(f"/g/{following.code}/roll/", {"version": version(following)})
+    bob.post(
+        f"/g/{following.code}/score/",
+        {"version": version(following), "category": "chance", "confirm": "1"},
+    )
     assert (
         alice.post(f"/g/{following.code}/roll/", {"version": version(following)}).status_code == 302
     )
@@ -388,7 +391,7 @@ def test_a_hosts_seat_the_computer_finished_is_at_the_hosts_screen_in_the_next_g
     bob.post(f"/g/{following.code}/roll/", {"version": version(following)})
     bob.post(
         f"/g/{following.code}/score/",
-        {"version": version(following), "category": "chance", "confirm": "1"},
+        {"version": version(following), "category": "ones", "confirm": "1"},
     )
     bob_may_act_for_the_away_host(bob, following)
 

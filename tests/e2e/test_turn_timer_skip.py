@@ -1,0 +1,39 @@
+"""The turn timer in real browsers: its countdown on every page at the table, and the
+server's skip when it runs out, pushed to them all (no page asks for it)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import more_options, screenshot
+from tests.servers import Server
+
+COUNTDOWN = re.compile(r"Time left for this turn: 0:[0-3]\d")
+
+
+def test_every_page_counts_down_and_the_turn_is_skipped_at_zero(new_page, site: Server) -> None:
+    alice: Page = new_page(375, 740)
+    alice.goto(site.url + "/")
+    alice.get_by_label("Your name").fill("Alice")
+    more_options(alice)
+    alice.get_by_label("Turn timer").select_option("30")
+    alice.get_by_label("More players at this screen").fill("Bob")
+    alice.get_by_role("button", name="Pass and play").click()
+    expect(alice.get_by_role("status").first).to_contain_text("Your turn, Alice.")
+    watcher: Page = new_page()
+    watcher.goto(alice.url)
+
+    for page in (alice, watcher):
+        expect(page.get_by_role("timer")).to_have_text(COUNTDOWN)
+    screenshot(alice, "turn-timer-375")
+    first = alice.get_by_role("timer").text_content()
+    expect(alice.get_by_role("timer")).not_to_have_text(first or "")  # it counts
+
+    for page in (alice, watcher):  # the whole 30 s, and the push
+        expect(page.locator(".last-move")).to_contain_text(
+            "Alice's turn was skipped: 0 in", timeout=60_000
+        )
+    expect(alice.get_by_role("status").first).to_contain_text("Your turn, Bob.")
+    expect(watcher.get_by_role("timer")).to_have_text(COUNTDOWN)  # Bob's own time

@@ -1,0 +1,21 @@
+"""Quick reactions are limited per browser: a few a minute, then a translated 429."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from tests.conftest import LimitsClock, create_game
+
+
+def test_reactions_past_the_rate_are_refused_until_the_window_ends(
+    alice: Client, limits_on: LimitsClock, settings, dice: object
+) -> None:
+    settings.YATZY_RATES["react"] = {"browser": (3, 60), "address": None}
+    game = create_game(alice, players="Bob")
+    react = f"/g/{game.code}/react/"
+
+    answers = [alice.post(react, {"reaction": "gg"}).status_code for _ in range(4)]
+
+    assert answers == [302, 302, 302, 429]
+    limits_on.advance(61)
+    assert alice.post(react, {"reaction": "gg"}).status_code == 302
