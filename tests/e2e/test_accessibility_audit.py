@@ -39,7 +39,7 @@ class Pages:
 def pages(transactional_db: None, dice: object) -> Pages:
     """A room waiting for a friend; a table of Alice and Bob at Alice's turn, after a
     roll, with a die held (Alice's turn as she sees it, another's as Bob does); a
-    finished game, the history and the review.
+    finished game (its table with the result panel), the history and the review.
 
     Made in a thread of its own: the moves' broadcasts must not meet the event loop
     Playwright runs in the test's thread."""
@@ -59,6 +59,7 @@ def pages(transactional_db: None, dice: object) -> Pages:
                     "home": "/",
                     "lobby": f"/g/{room.code}/lobby/",
                     "my-turn": f"/g/{table.code}/",
+                    "end": f"/g/{done.code}/",
                     "history": "/history/",
                     "review": f"/g/{done.code}/review/",
                 },
@@ -105,6 +106,8 @@ def test_no_page_has_a_serious_accessibility_violation(
             expect(page.locator(f'html[lang="{language}"]')).to_be_attached()
             if name.endswith("turn"):
                 expect(page.locator(".die.held")).to_have_count(1)
+            if name == "end":
+                expect(page.locator(".result-panel")).to_be_visible()
             screenshot(page, f"audit-{language}-{width}-{name}")
             found += [f"{width} px {name}: {v}" for v in blocking_violations(page)]
     assert not found, "\n".join(found)
