@@ -92,7 +92,9 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(self.log_tail())
             try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=1):
+                # a slow answer is still an answer: under valgrind /healthz (the database
+                # and the channel layer checked) takes seconds
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=30):
                     return self
             except OSError:
                 time.sleep(0.1)

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from bench.bare_settings import ALLOWED_HOSTS, CHANNEL_LAYERS, SECRET_KEY, USE_TZ  # noqa: F401
-from yatzy_site.settings import BASE_DIR, MIDDLEWARE, STATIC_URL, YATZY_LOG_FORMAT  # noqa: F401
+from yatzy_site.settings import (  # noqa: F401
+    BASE_DIR,
+    CACHES,
+    MIDDLEWARE,
+    SECURE_CSP,
+    STATIC_URL,
+    YATZY_LIMITS,
+    YATZY_LOG_FORMAT,
+    YATZY_RATES,
+)
 
 INSTALLED_APPS = ["channels", "django.contrib.staticfiles"]
 ROOT_URLCONF = "bench.stock"

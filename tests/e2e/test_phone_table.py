@@ -23,7 +23,7 @@ def sit_at_three(page: Page, site: Server, language: str = "en") -> None:
     page.goto(site.url + "/")
     page.locator("#id_name").fill("Alice")
     page.locator("#id_players").fill(f"{LONG_NAME}\nCarol")
-    page.locator("form.new-game button[type=submit]").click()
+    page.locator("button[name=way][value=together]").click()  # Pass and play
     page.locator("#roll-button").click()
     expect(page.locator(".score-option").first).to_be_visible()
 
