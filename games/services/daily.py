@@ -8,8 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games import clock, daily
 from games.errors import ActionError
 from games.models import DailyAttempt, DailyChallenge, Game, Seat
-from games.names import name_too_long, seat_name
-from games.services.rooms import SeatSpec, create_game
+from games.services.rooms import SeatSpec, create_game, player_name
 from games.viewer import Viewer
 
 
@@ -35,12 +34,7 @@ def play_daily(viewer: Viewer, ruleset: str, name: str) -> Game:
     one game."""
     if ruleset not in daily.RULESETS:
         raise NoSuchChallenge
-    refusal = name_too_long(name)
-    name = seat_name(name)
-    if not name:
-        raise ActionError(_("Please tell the table your name."), code="name_required")
-    if refusal:
-        raise ActionError(refusal, code="name_too_long")
+    name = player_name(name)
     day = clock.today()
     challenge = daily.challenge_of(day, ruleset)
     with transaction.atomic():

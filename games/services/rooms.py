@@ -97,14 +97,21 @@ def local_tokens(game: Game, viewer: Viewer) -> list[str]:
     return [seat.token for seat in game.seats.all() if seat.browser_id == viewer.browser_id]
 
 
-def join(code: str, viewer: Viewer, name: str) -> Seat:
-    """Take the first open invitation at the table for ``viewer``."""
+def player_name(name: str) -> str:
+    """``name`` as a seat shows it (``seat_name``); a clear refusal if nothing of it
+    shows or it is too long (refused, not cut: ``name_too_long``)."""
     refusal = name_too_long(name)
     name = seat_name(name)
     if not name:
         raise ActionError(_("Please tell the table your name."), code="name_required")
     if refusal:
         raise ActionError(refusal, code="name_too_long")
+    return name
+
+
+def join(code: str, viewer: Viewer, name: str) -> Seat:
+    """Take the first open invitation at the table for ``viewer``."""
+    name = player_name(name)
     with transaction.atomic():
         game = core.locked(code)
         if game.status != Game.Status.LOBBY:
