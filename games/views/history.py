@@ -26,6 +26,7 @@ from games.models import BOT_LEVELS, DailyAttempt, Game, GameEvent, Seat, bot_na
 from games.names import name_key, tidy_name
 from games.replay import replay
 from games.scorecard import column_heads, column_titles, scorecard_rows
+from games.seating import browsers_seat
 from games.services import MAX_SEATS
 from games.strategy.solver import Variant
 from games.tableview import RULESET_NAMES, options_text, seat_names
@@ -130,8 +131,12 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if game.status != Game.Status.FINISHED:
         not_over = ActionError(gettext("The review opens when the game is over."), status=409)
         return error_page(request, not_over, back=reverse("table", args=[code]))
-    attempt = daily.attempt_of(game)
-    if attempt is not None and not _may_review_daily(game, attempt, viewer_looking(request)):
+    # a daily challenge's game shows the day's dice: before the day is over, only to
+    # its player
+    if (
+        not game.seed_revealable
+        and browsers_seat(game.seats.all(), viewer_looking(request)) is None
+    ):
         return error_page(request, DAILY_NOT_YET)
     steps = replay(game)
     turns_as_good = _turns_as_good(steps)
@@ -163,7 +168,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "turns": turns,
         "decision": analysis.decisions.get(step),
         "played_as_good": _played_as_good_notes(game, turns_as_good),
-        "daily": _daily_result(attempt),
+        "daily": _daily_result(daily.attempt_of(game)),
         **_analysis_context(game, analysis, heads, len(state.categories)),
         "ranking": [
             {"rank": rank, "name": final_heads[i], "total": total}
@@ -186,14 +191,6 @@ DAILY_NOT_YET = ActionError(
     ),
     status=403,
 )
-
-
-def _may_review_daily(game: Game, attempt: DailyAttempt, viewer: Viewer) -> bool:
-    """A daily challenge's game shows the day's dice: only its player sees them
-    before the day is over."""
-    if game.seed_revealable or attempt.browser_id == viewer.browser_id:
-        return True
-    return game.seats.filter(token__in=viewer.tokens).exists()
 
 
 def _daily_result(attempt: DailyAttempt | None) -> dict | None:
