@@ -55,12 +55,6 @@ def settle(game: Game) -> None:
     attempt.save(update_fields=["result", "score", "finished_at"])
 
 
-def has_finished(challenge: DailyChallenge, browser_id: str) -> bool:
-    """Whether this browser has finished an attempt at ``challenge`` (and may see its
-    par: before, the par would tell what the day's dice allow)."""
-    return challenge.attempts.filter(browser_id=browser_id, finished_at__isnull=False).exists()
-
-
 def attempt_of(game: Game) -> DailyAttempt | None:
     """The daily attempt ``game`` is, with its challenge; None for any other game."""
     if game.seed_secret_until is None:

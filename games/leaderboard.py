@@ -94,13 +94,13 @@ def day_url(challenge: DailyChallenge) -> str:
     return reverse("daily_day", args=[challenge.ruleset, challenge.day.isoformat()])
 
 
-def share_text(attempt: DailyAttempt, par: int | None, link: str) -> str:
+def share_text(challenge: DailyChallenge, score: int, par: int | None, link: str) -> str:
     """A result as a short text with a link to the day's table, in the language active
-    now: the score, the par and the points lost, and nothing of the dice."""
+    now: the score and the par, and nothing of the dice."""
     values = {
-        "rules": RULESET_NAMES.get(attempt.challenge.ruleset, attempt.challenge.ruleset),
-        "day": formats.date_format(attempt.challenge.day, "DATE_FORMAT"),
-        "score": attempt.score,
+        "rules": RULESET_NAMES.get(challenge.ruleset, challenge.ruleset),
+        "day": formats.date_format(challenge.day, "DATE_FORMAT"),
+        "score": score,
         "par": par,
         "link": link,
     }

@@ -13,7 +13,14 @@ from games import clock, daily, leaderboard, names, services
 from games.errors import ActionError
 from games.models import DailyAttempt, DailyChallenge
 from games.tableview import RULESET_NAMES
-from games.views.access import error_page, remember, require_GET, require_POST, viewer_of
+from games.views.access import (
+    error_page,
+    remember,
+    require_GET,
+    require_POST,
+    viewer_looking,
+    viewer_of,
+)
 
 # The name a browser last played under, offered again (the home page's forms)
 NAME_KEY = "player_name"
@@ -83,7 +90,6 @@ def day(request: HttpRequest, ruleset: str, day: str) -> HttpResponse:
     challenge = DailyChallenge.objects.filter(day=when, ruleset=ruleset).first()
     if challenge is None and when < now:
         return error_page(request, ActionError(NO_CHALLENGE, status=404))
-    viewer = viewer_of(request)
     over = when < now
     context = {
         "ruleset": ruleset,
@@ -98,28 +104,22 @@ def day(request: HttpRequest, ruleset: str, day: str) -> HttpResponse:
         **daily_choices(request),
     }
     if challenge is not None:
-        counted, practice = leaderboard.standings(challenge, viewer.browser_id)
-        finished = daily.has_finished(challenge, viewer.browser_id)
+        # only looked at: a shared link's visitor gets no session
+        browser_id = viewer_looking(request).browser_id
+        counted, practice = leaderboard.standings(challenge, browser_id)
+        # this browser's result: the one that counts, else its first practice
+        mine = next((entry for entry in (*counted, *practice) if entry.mine), None)
+        par = leaderboard.par_of(challenge)
+        link = request.build_absolute_uri(leaderboard.day_url(challenge))
         context.update(
             counted=counted,
             practice=practice,
-            show_par=over or finished,
-            par=leaderboard.par_of(challenge),
+            show_par=over or mine is not None,  # before, the par would tell what the dice allow
+            par=par,
             seed=challenge.seed if over else "",
-            share=_share(request, challenge, viewer.browser_id),
+            share=leaderboard.share_text(challenge, mine.score, par, link) if mine else "",
             playing=challenge.attempts.filter(
-                browser_id=viewer.browser_id, result=DailyAttempt.Result.PLAYING
+                browser_id=browser_id, result=DailyAttempt.Result.PLAYING
             ).exists(),
         )
     return render(request, "games/daily.html", context)
-
-
-def _share(request: HttpRequest, challenge: DailyChallenge, browser_id: str) -> str:
-    """This browser's result to share: the one that counts, else its first practice."""
-    mine = challenge.attempts.filter(browser_id=browser_id, finished_at__isnull=False)
-    counted = mine.filter(result=DailyAttempt.Result.COUNTED).first()
-    attempt = counted or mine.order_by("finished_at").first()
-    if attempt is None:
-        return ""
-    link = request.build_absolute_uri(leaderboard.day_url(challenge))
-    return leaderboard.share_text(attempt, leaderboard.par_of(challenge), link)

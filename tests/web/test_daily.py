@@ -15,6 +15,7 @@ import re
 from io import StringIO
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
@@ -25,7 +26,7 @@ from games.rules import fairness
 from games.strategy import bots
 from games.strategy.par import perfect_total
 from games.strategy.solver import Variant
-from games.viewer import Viewer
+from games.viewer import BROWSER_KEY, Viewer
 from tests.conftest import fresh, play_to_the_end, solved_tables, unisolated, version
 from tests.postgres_redis.race import race
 
@@ -195,7 +196,9 @@ def test_a_reload_mid_game_and_pressing_again_go_back_to_the_same_game(
 def test_two_tabs_pressing_at_once_get_one_game(settings) -> None:
     at(settings, NOON)
     alice = Client()
-    alice.get(f"/daily/yatzy/{DAY}/")  # the browser's session, which its tabs share
+    session = alice.session  # the browser's, which its tabs share
+    session[BROWSER_KEY] = "alices-browser"
+    session.save()
     tabs = []
     for _ in range(3):
         tab = Client()
@@ -345,6 +348,16 @@ def test_the_days_table_ranks_by_score_and_ties_share_their_place(
         ("5.", "Abel", "180"),
     ]
     assert "Par:" not in page  # this browser has not played
+
+
+def test_a_visitor_of_the_days_table_gets_no_session(db: None, noon: dt.datetime) -> None:
+    finished_attempt("Dora", 200, 1)
+    visitor = Client()  # followed a shared link
+
+    page = day_page(visitor)
+
+    assert "<td>Dora</td>" in page and "Play today's challenge" in page
+    assert Session.objects.count() == 0
 
 
 # -- the day boundary --------------------------------------------------------------------------
