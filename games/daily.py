@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.urls import reverse
+
 from games import clock
 from games.models import DailyAttempt, DailyChallenge, Game
 from games.rules import TableOptions, fairness
@@ -30,6 +32,11 @@ def challenge_of(day: dt.date, ruleset: str) -> DailyChallenge:
         defaults={"seed": seed, "commitment": fairness.commitment(seed)},
     )
     return challenge
+
+
+def day_url(challenge: DailyChallenge) -> str:
+    """The address of the day's table of ``challenge``."""
+    return reverse("daily_day", args=[challenge.ruleset, challenge.day.isoformat()])
 
 
 def settle(game: Game) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext
 
@@ -88,10 +87,6 @@ def standings(challenge: DailyChallenge, browser_id: str) -> tuple[list[Entry], 
             practice.append((attempt.finished_at, entry))
     practice.sort(key=lambda pair: pair[0] or dt.datetime.min.replace(tzinfo=dt.UTC))
     return counted, [entry for _finished, entry in practice]
-
-
-def day_url(challenge: DailyChallenge) -> str:
-    return reverse("daily_day", args=[challenge.ruleset, challenge.day.isoformat()])
 
 
 def share_text(challenge: DailyChallenge, score: int, par: int | None, link: str) -> str:

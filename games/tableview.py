@@ -127,7 +127,7 @@ def daily_note(game: Game) -> DailyNote | None:
     challenge = attempt.challenge
     return DailyNote(
         day=formats.date_format(challenge.day, "DATE_FORMAT"),
-        url=reverse("daily_day", args=[challenge.ruleset, challenge.day.isoformat()]),
+        url=daily.day_url(challenge),
         practice=daily.is_practice(attempt),
     )
 

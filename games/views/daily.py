@@ -110,7 +110,7 @@ def day(request: HttpRequest, ruleset: str, day: str) -> HttpResponse:
         # this browser's result: the one that counts, else its first practice
         mine = next((entry for entry in (*counted, *practice) if entry.mine), None)
         par = leaderboard.par_of(challenge)
-        link = request.build_absolute_uri(leaderboard.day_url(challenge))
+        link = request.build_absolute_uri(daily.day_url(challenge))
         context.update(
             counted=counted,
             practice=practice,

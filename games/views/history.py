@@ -204,7 +204,7 @@ def _daily_result(attempt: DailyAttempt | None) -> dict | None:
         "score": attempt.score,
         "par": leaderboard.par_of(challenge),
         "result": attempt.result,
-        "url": leaderboard.day_url(challenge),
+        "url": daily.day_url(challenge),
     }
 
 
