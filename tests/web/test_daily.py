@@ -237,6 +237,11 @@ def test_the_par_is_what_perfect_play_scores_on_the_days_dice(
     assert "<td>0.0</td>" in row and "<td>0</td>" in row  # nothing lost; on par
     review = unisolated(alice.get(f"/g/{game.code}/review/").content.decode())
     assert f"Alice scored {total} against a par of {total}" in review
+    # beside the par, the review's points lost on each decision and the luck of the dice
+    skill = re.search(r'<th scope="row">Alice</th>(.*?)</tr>', review, re.S).group(1)
+    final, expected, _decisions, mistakes, lost, _per, luck = re.findall(r"<td>(.*?)</td>", skill)
+    assert (int(final), int(mistakes), float(lost)) == (total, 0, 0.0)
+    assert float(luck) == pytest.approx(total - float(expected), abs=0.1)
 
 
 def test_the_par_shows_only_to_a_browser_that_has_finished(
