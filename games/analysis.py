@@ -293,7 +293,3 @@ def _nice_step(raw: float) -> float:
         if step >= raw:
             return step
     return 1000
-
-
-def rounds_of(state: rules.GameState) -> int:
-    return len(state.categories)

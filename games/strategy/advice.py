@@ -98,18 +98,6 @@ def _declarations(
     return Advice(tuple(choices))
 
 
-def expected_final(state: rules.GameState, solver: Solver | None = None) -> float | None:
-    """Expected final score of the scorecard to move, here and now, under optimal play."""
-    solver = solver or solver_for(state)
-    if solver is None or state.is_finished:
-        return None
-    mask, upper, box, banked = _position(solver, state)
-    if state.roll_number == 0:
-        return banked + solver.value(mask[0], upper[0], box[0])
-    advice = advise(state, solver)
-    return advice.best.expected if advice else None
-
-
 def _position(solver: Solver, state: rules.GameState, index: int | None = None):
     """Solver coordinates of scorecard ``index`` (the one to move by default) and the
     points it has banked: the state between its turns, whatever the dice show."""

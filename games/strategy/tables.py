@@ -173,10 +173,6 @@ def build_later(variant: Variant) -> bool:
     return True
 
 
-def load_or_build(variant: Variant, progress: bool = True) -> Solver:
-    return load(variant) or build(variant, progress)
-
-
 def _progress_bar(name: str, started: float):
     """A bar redrawn in place on a terminal, a line per tenth in a log, with the time
     left at the pace so far."""
