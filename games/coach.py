@@ -36,7 +36,7 @@ def hint(state: rules.GameState) -> Hint:
         return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
     result = advice.advise(state)
     variant = Variant.of(state.ruleset_key, state.options)
-    if result is None and not (tables.builds_missing() and tables.builds_by_itself(variant)):
+    if result is None and not tables.builds_by_itself(variant):
         # nothing is building them: "ask again in a minute" would never come true
         return Hint(
             unavailable=gettext(

@@ -83,9 +83,9 @@ def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
     ``manage.py solve`` does); "" where it plays perfectly. Small tables (forced order,
     upper section only) are solved on the spot when first asked for."""
     variant = Variant.of(ruleset, options)
-    if variant.forced_order or variant.upper_only or tables.ready(variant):
+    if variant.small or tables.ready(variant):
         return ""
-    if tables.builds_missing() and tables.builds_by_itself(variant):
+    if tables.builds_by_itself(variant):
         return "being solved"
     return "not built"
 

@@ -118,7 +118,7 @@ def load_or_build_small(variant: Variant) -> Solver | None:
     for the next time they are asked for."""
     solver = load(variant)
     if solver is None:
-        if variant.forced_order or variant.upper_only:
+        if variant.small:
             return build(variant, progress=False, workers=1)
         build_later(variant)
     return solver
@@ -130,10 +130,12 @@ _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at 
 
 
 def builds_by_itself(variant: Variant) -> bool:
-    """Whether a server builds ``variant``'s tables unasked when a table first needs
-    them (``build_later``): not whole Maxi Yatzy games, whose build takes ~20 minutes
-    of both cores; ``manage.py solve --variant maxi_yatzy`` builds them."""
-    return variant.ruleset != "maxi_yatzy" or variant.forced_order or variant.upper_only
+    """Whether this server builds ``variant``'s tables unasked when a table first needs
+    them (``build_later``): not where it builds no tables (``builds_missing``), nor
+    whole Maxi Yatzy games, whose build takes ~25 minutes of both cores (``manage.py
+    solve --variant maxi_yatzy`` builds them). Where it does not, the pages name the
+    command that builds them."""
+    return builds_missing() and (variant.ruleset != "maxi_yatzy" or variant.small)
 
 
 def builds_missing() -> bool:
@@ -153,7 +155,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if not builds_by_itself(variant) or not builds_missing():
+    if not builds_by_itself(variant):
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)
