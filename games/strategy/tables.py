@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from games.strategy.declared import DeclaredSolver
 from games.strategy.solver import Solver, Variant
 
 _LOADED: dict[Variant, Solver] = {}
@@ -24,6 +25,12 @@ class Output(Protocol):
     def write(self, text: str, /) -> object: ...
 
     def flush(self) -> object: ...
+
+
+def solver_of(variant: Variant, values: np.ndarray | None = None) -> Solver:
+    """A solver of ``variant``'s tables (``values``: solved already), of the class that
+    solves its turn: a declared target's is ``DeclaredSolver``."""
+    return (DeclaredSolver if variant.declared_target else Solver)(variant, values)
 
 
 def cache_dir() -> Path:
@@ -42,7 +49,7 @@ def load(variant: Variant) -> Solver | None:
     path = path_of(variant)
     if not path.exists():
         return None
-    solver = Solver(variant, np.load(path, mmap_mode="r"))
+    solver = solver_of(variant, np.load(path, mmap_mode="r"))
     _LOADED[variant] = solver
     return solver
 
@@ -58,7 +65,7 @@ def build(
     """Solve ``variant`` and store its tables (written whole, then moved into place);
     with ``progress``, a bar on stderr and, at the end, what it cost on ``out``
     (stdout by default): wall time, and CPU time of every process that worked on it."""
-    solver = Solver(variant)
+    solver = solver_of(variant)
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     solver.build(_progress_bar(variant.name, started) if progress else None, workers)
     path = path_of(variant)
@@ -80,7 +87,7 @@ def build(
 
 def estimate(variant: Variant, workers: int | None = None) -> str:
     """How long building ``variant``'s tables will take, measured on a sample."""
-    solver = Solver(variant)
+    solver = solver_of(variant)
     workers = workers or os.cpu_count() or 1
     positions = solver.count_positions()
     seconds = solver.sample_seconds() * positions
