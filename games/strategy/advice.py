@@ -61,13 +61,13 @@ def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | Non
         if key in legal and np.isfinite(options[c])
     ]
     rolls_left = rules.MAX_ROLLS - state.roll_number
-    if rolls_left and state.target is not None:
-        c = solver.variant.keys.index(state.target)
-        aimed = declared.aimed_rows(solver, c, mask, upper, box, np.zeros(1), rolls_left - 1)
-        following = aimed.T
-    elif rolls_left:
-        following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
     if rolls_left:
+        if state.target is not None:  # the rolls left are aimed at the declared target
+            c = solver.variant.keys.index(state.target)
+            zero = np.zeros(1)
+            following = declared.aimed_rows(solver, c, mask, upper, box, zero, rolls_left - 1).T
+        else:
+            following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
         keep_values = expect(solver.space, following)[0]
         for keep in sub_multisets(tuple(sorted(state.dice))):
             if len(keep) == len(state.dice):
