@@ -105,7 +105,7 @@ class Solver:
         layers = range(self.count - 1, down_to - 1, -1)
         counts = {used: self.count_positions(used) for used in layers}
         total = sum(counts.values())
-        work = {used: counts[used] * (self.count - used + _TURN_COST) for used in layers}
+        work = sum(counts[used] * (self.count - used + _TURN_COST) for used in layers)
         workers = workers or os.cpu_count() or 1
         shared = mmap.mmap(-1, self.values.nbytes)  # anonymous, so shared with forks
         self.values = np.frombuffer(shared, dtype=np.float32).reshape(self.values.shape)
@@ -126,7 +126,7 @@ class Solver:
                     done += solved
                     work_done += solved * (self.count - used + _TURN_COST)
                     if progress:
-                        progress(done, total, work_done / sum(work.values()))
+                        progress(done, total, work_done / work)
         return self.values
 
     def count_positions(self, used: int | None = None) -> int:
