@@ -129,8 +129,7 @@ def _analyse(game: Game, steps: list[Step]) -> Analysis:
     variant = Variant.of(game.ruleset, game.table_options)
     solver = tables.load_or_build_small(variant)
     if solver is None:
-        building = tables.builds_missing() and tables.builds_by_itself(variant)
-        return Analysis(unavailable="building" if building else "not built")
+        return Analysis(unavailable="building" if tables.builds_by_itself(variant) else "not built")
     first = steps[0].before if steps else game.started_state()
     cards = [
         Card(index=i, final=0, expected_start=advice.between_turns(first, i, solver))
@@ -293,7 +292,3 @@ def _nice_step(raw: float) -> float:
         if step >= raw:
             return step
     return 1000
-
-
-def rounds_of(state: rules.GameState) -> int:
-    return len(state.categories)

@@ -35,23 +35,8 @@ def hint(state: rules.GameState) -> Hint:
     if state.roll_number == 0:
         return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
     result = advice.advise(state)
-    variant = Variant.of(state.ruleset_key, state.options)
-    if result is None and not (tables.builds_missing() and tables.builds_by_itself(variant)):
-        # nothing is building them: "ask again in a minute" would never come true
-        return Hint(
-            unavailable=gettext(
-                "The coach cannot advise: this server has not built this table's strategy"
-                " tables and does not build them by itself. Its administrator can, with:"
-                " manage.py solve --variant %(variant)s"
-            )
-            % {"variant": variant.name}
-        )
     if result is None:
-        return Hint(
-            unavailable=gettext(
-                "The coach is still working out this table's strategy: ask again in a minute."
-            )
-        )
+        return Hint(unavailable=_no_tables(Variant.of(state.ruleset_key, state.options)))
     best = result.best
     lines = [_line(state, best, result)]
     seen = {describe(state, best)}
@@ -64,6 +49,20 @@ def hint(state: rules.GameState) -> Hint:
         if len(lines) > ALTERNATIVES:
             break
     return Hint(best=lines[0], alternatives=tuple(lines[1:]))
+
+
+def _no_tables(variant: Variant) -> str:
+    """Why the coach cannot advise yet: its tables are being built, or nothing builds
+    them here ("ask again in a minute" would never come true) and this says what does."""
+    if tables.builds_by_itself(variant):
+        return gettext(
+            "The coach is still working out this table's strategy: ask again in a minute."
+        )
+    return gettext(
+        "The coach cannot advise: this server has not built this table's strategy"
+        " tables and does not build them by itself. Its administrator can, with:"
+        " manage.py solve --variant %(variant)s"
+    ) % {"variant": variant.name}
 
 
 def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) -> Line:

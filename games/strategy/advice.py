@@ -61,13 +61,13 @@ def advise(state: rules.GameState, solver: Solver | None = None) -> Advice | Non
         if key in legal and np.isfinite(options[c])
     ]
     rolls_left = rules.MAX_ROLLS - state.roll_number
-    if rolls_left and state.target is not None:
-        c = solver.variant.keys.index(state.target)
-        aimed = declared.aimed_rows(solver, c, mask, upper, box, np.zeros(1), rolls_left - 1)
-        following = aimed.T
-    elif rolls_left:
-        following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
     if rolls_left:
+        if state.target is not None:  # the rolls left are aimed at the declared target
+            c = solver.variant.keys.index(state.target)
+            zero = np.zeros(1)
+            following = declared.aimed_rows(solver, c, mask, upper, box, zero, rolls_left - 1).T
+        else:
+            following = solver.after_roll(mask, upper, box, rolls_left=rolls_left - 1)
         keep_values = expect(solver.space, following)[0]
         for keep in sub_multisets(tuple(sorted(state.dice))):
             if len(keep) == len(state.dice):
@@ -96,18 +96,6 @@ def _declarations(
     ]
     choices.sort(key=lambda choice: -choice.expected)
     return Advice(tuple(choices))
-
-
-def expected_final(state: rules.GameState, solver: Solver | None = None) -> float | None:
-    """Expected final score of the scorecard to move, here and now, under optimal play."""
-    solver = solver or solver_for(state)
-    if solver is None or state.is_finished:
-        return None
-    mask, upper, box, banked = _position(solver, state)
-    if state.roll_number == 0:
-        return banked + solver.value(mask[0], upper[0], box[0])
-    advice = advise(state, solver)
-    return advice.best.expected if advice else None
 
 
 def _position(solver: Solver, state: rules.GameState, index: int | None = None):

@@ -56,7 +56,7 @@ def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
         move = _perfect(state)
         if move is not None:
             return replace(move, level=level)
-        level = _no_tables(level)
+        level = "good"  # no tables (yet): ``perfect_plays_as_good`` says why
     if state.options.declared_target and state.target is None:
         return Move("declare", category=_declare(state), level=level)
     if level == "good":
@@ -64,11 +64,6 @@ def choose_move(state: rules.GameState, level: str, rng: random.Random) -> Move:
     if level == "beginner":
         return replace(_beginner(state, rng), level=level)
     raise ValueError(f"unknown bot level {level!r}")
-
-
-def _no_tables(level: str) -> str:
-    """The level a player of ``level`` plays at where there are no tables."""
-    return "good" if level == "perfect" else level
 
 
 # -- Perfect -------------------------------------------------------------------------------
@@ -83,9 +78,9 @@ def perfect_plays_as_good(ruleset: str, options: rules.TableOptions) -> str:
     ``manage.py solve`` does); "" where it plays perfectly. Small tables (forced order,
     upper section only) are solved on the spot when first asked for."""
     variant = Variant.of(ruleset, options)
-    if variant.forced_order or variant.upper_only or tables.ready(variant):
+    if variant.small or tables.ready(variant):
         return ""
-    if tables.builds_missing() and tables.builds_by_itself(variant):
+    if tables.builds_by_itself(variant):
         return "being solved"
     return "not built"
 

@@ -24,57 +24,23 @@ from __future__ import annotations
 
 from functools import cache
 from math import comb
-from typing import Protocol
 
 import numpy as np
 
 from games import rules
-from games.strategy.dice import (
-    DiceSpace,
-    best_keep_rows,
-    dice_space,
-    expect_rows,
-    roll_block,
-    work_array,
-)
-from games.strategy.variant import Variant
+from games.strategy.dice import best_keep_rows, dice_space, expect_rows, roll_block, work_array
+from games.strategy.solver import YAHTZEE_BONUS, Solver
 
-
-class Solver(Protocol):
-    """What a declared-target turn reads of ``solver.Solver`` (which calls it)."""
-
-    variant: Variant
-    space: DiceSpace
-    count: int
-    values: np.ndarray
-    scores: np.ndarray  # (C, R)
-    upper: np.ndarray  # (C,)
-    counts: np.ndarray  # (C, R)
-    alike: np.ndarray  # (R,)
-    alike_face: np.ndarray  # (R,)
-
-    def row_of(self, masks: np.ndarray) -> np.ndarray: ...
-
-    def open_categories(self, masks: np.ndarray) -> np.ndarray: ...
-
-    def offset(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray: ...
-
-    def by_count(
-        self, c: int, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray
-    ) -> np.ndarray: ...
-
-    def options(
-        self,
-        masks: np.ndarray,
-        ups: np.ndarray,
-        boxes: np.ndarray,
-        columns: np.ndarray | None = None,
-        only: int | None = None,
-    ) -> np.ndarray: ...
-
-
-YAHTZEE_BONUS = 100
 ROLLS_AFTER_DECLARING = rules.MAX_ROLLS - 1
+
+
+class DeclaredSolver(Solver):
+    """The tables of a declared-target variant: a turn is worth the mean over first
+    rolls of the best category to declare on each (``target_rows``)."""
+
+    def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        targets, offset = target_rows(self, masks, ups, boxes)
+        return self._probability @ targets.max(axis=0) + offset
 
 
 def target_rows(

@@ -10,7 +10,8 @@ used) at a time, chunks of a layer at once in numpy.
 
 Covered exactly: every rule set's scoring (full Maxi Yatzy included), the upper bonus
 (and Yatzy's 25 option), the Yahtzee bonus and joker rule, forced order, upper section
-only, and declared targets (declared.py).
+only, and declared targets, whose turn ``declared.DeclaredSolver`` solves
+(``tables.solver_of`` picks the class of a variant).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from functools import cached_property
 import numpy as np
 
 from games import rules
-from games.strategy import declared
 from games.strategy.dice import (
     DiceSpace,
     best_keep_rows,
@@ -105,7 +105,7 @@ class Solver:
         layers = range(self.count - 1, down_to - 1, -1)
         counts = {used: self.count_positions(used) for used in layers}
         total = sum(counts.values())
-        work = {used: counts[used] * (self.count - used + _TURN_COST) for used in layers}
+        work = sum(counts[used] * (self.count - used + _TURN_COST) for used in layers)
         workers = workers or os.cpu_count() or 1
         shared = mmap.mmap(-1, self.values.nbytes)  # anonymous, so shared with forks
         self.values = np.frombuffer(shared, dtype=np.float32).reshape(self.values.shape)
@@ -126,7 +126,7 @@ class Solver:
                     done += solved
                     work_done += solved * (self.count - used + _TURN_COST)
                     if progress:
-                        progress(done, total, work_done / sum(work.values()))
+                        progress(done, total, work_done / work)
         return self.values
 
     def count_positions(self, used: int | None = None) -> int:
@@ -206,9 +206,6 @@ class Solver:
 
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Expected points to come at the start of a turn, for a batch of positions."""
-        if self.variant.declared_target:
-            targets, offset = declared.target_rows(self, masks, ups, boxes)
-            return self._probability @ targets.max(axis=0) + offset
         work, offset = self._after_roll_rows(masks, ups, boxes, rolls_left=2)
         return self._probability @ roll_block(self.space, work) + offset
 

@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from games.strategy.declared import DeclaredSolver
 from games.strategy.solver import Solver, Variant
 
 _LOADED: dict[Variant, Solver] = {}
@@ -24,6 +25,12 @@ class Output(Protocol):
     def write(self, text: str, /) -> object: ...
 
     def flush(self) -> object: ...
+
+
+def solver_of(variant: Variant, values: np.ndarray | None = None) -> Solver:
+    """A solver of ``variant``'s tables (``values``: solved already), of the class that
+    solves its turn: a declared target's is ``DeclaredSolver``."""
+    return (DeclaredSolver if variant.declared_target else Solver)(variant, values)
 
 
 def cache_dir() -> Path:
@@ -42,7 +49,7 @@ def load(variant: Variant) -> Solver | None:
     path = path_of(variant)
     if not path.exists():
         return None
-    solver = Solver(variant, np.load(path, mmap_mode="r"))
+    solver = solver_of(variant, np.load(path, mmap_mode="r"))
     _LOADED[variant] = solver
     return solver
 
@@ -58,7 +65,7 @@ def build(
     """Solve ``variant`` and store its tables (written whole, then moved into place);
     with ``progress``, a bar on stderr and, at the end, what it cost on ``out``
     (stdout by default): wall time, and CPU time of every process that worked on it."""
-    solver = Solver(variant)
+    solver = solver_of(variant)
     started, cpu_started = time.perf_counter(), _cpu_seconds()
     solver.build(_progress_bar(variant.name, started) if progress else None, workers)
     path = path_of(variant)
@@ -80,7 +87,7 @@ def build(
 
 def estimate(variant: Variant, workers: int | None = None) -> str:
     """How long building ``variant``'s tables will take, measured on a sample."""
-    solver = Solver(variant)
+    solver = solver_of(variant)
     workers = workers or os.cpu_count() or 1
     positions = solver.count_positions()
     seconds = solver.sample_seconds() * positions
@@ -118,7 +125,7 @@ def load_or_build_small(variant: Variant) -> Solver | None:
     for the next time they are asked for."""
     solver = load(variant)
     if solver is None:
-        if variant.forced_order or variant.upper_only:
+        if variant.small:
             return build(variant, progress=False, workers=1)
         build_later(variant)
     return solver
@@ -130,10 +137,12 @@ _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at 
 
 
 def builds_by_itself(variant: Variant) -> bool:
-    """Whether a server builds ``variant``'s tables unasked when a table first needs
-    them (``build_later``): not whole Maxi Yatzy games, whose build takes ~20 minutes
-    of both cores; ``manage.py solve --variant maxi_yatzy`` builds them."""
-    return variant.ruleset != "maxi_yatzy" or variant.forced_order or variant.upper_only
+    """Whether this server builds ``variant``'s tables unasked when a table first needs
+    them (``build_later``): not where it builds no tables (``builds_missing``), nor
+    whole Maxi Yatzy games, whose build takes ~25 minutes of both cores (``manage.py
+    solve --variant maxi_yatzy`` builds them). Where it does not, the pages name the
+    command that builds them."""
+    return builds_missing() and (variant.ruleset != "maxi_yatzy" or variant.small)
 
 
 def builds_missing() -> bool:
@@ -153,7 +162,7 @@ def build_later(variant: Variant) -> bool:
     its own, not a thread: the build forks a worker per core, and a fork from a
     server's threads could leave a lock held in the child. ``YATZY_BUILD_TABLES=0``
     turns it off (the tests do, to build only what they ask for)."""
-    if not builds_by_itself(variant) or not builds_missing():
+    if not builds_by_itself(variant):
         return False
     now = time.monotonic()
     started = _STARTED.get(variant)
@@ -171,10 +180,6 @@ def build_later(variant: Variant) -> bool:
     # reaped when it ends, or it stays a zombie for as long as the server runs
     threading.Thread(target=builder.wait, name="tables-build", daemon=True).start()
     return True
-
-
-def load_or_build(variant: Variant, progress: bool = True) -> Solver:
-    return load(variant) or build(variant, progress)
 
 
 def _progress_bar(name: str, started: float):

@@ -43,6 +43,11 @@ class Variant:
         parts += ["nobonus"] if not self.yahtzee_bonus else []
         return "-".join(parts)
 
+    @property
+    def small(self) -> bool:
+        """Forced order or upper section only: few enough scorecards to solve on the spot."""
+        return self.forced_order or self.upper_only
+
     @cached_property
     def table(self) -> rules.RuleSet:
         return rules.get_ruleset(self.ruleset)

@@ -33,7 +33,7 @@ def monotone_tables(solver: Solver) -> None:
 def test_each_target_is_worth_what_aiming_at_it_over_the_whole_roll_gives(
     variant: Variant,
 ) -> None:
-    solver = Solver(variant)
+    solver = declared.DeclaredSolver(variant)
     monotone_tables(solver)
     rng = np.random.default_rng(1)
     masks = rng.integers(0, (1 << solver.count) - 1, size=300)

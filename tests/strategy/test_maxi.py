@@ -1,5 +1,5 @@
 """Full Maxi Yatzy played by its solved table through the rules engine. Its table is
-built by hand (``manage.py solve --variant maxi_yatzy``, ~35 minutes of CPU), never by
+built by hand (``manage.py solve --variant maxi_yatzy``, ~45 minutes of CPU), never by
 the tests: without it this module is skipped."""
 
 from __future__ import annotations

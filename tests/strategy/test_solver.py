@@ -19,6 +19,13 @@ def test_optimal_yahtzee_scores_254_59_on_average() -> None:
     assert round(solver.expected_score, 2) == 254.59
 
 
+def test_optimal_yatzy_and_its_forced_order_score_the_published_optima() -> None:
+    """The published optima of Scandinavian Yatzy, 248.44, and of its forced order, 122.5586."""
+    assert solved_tables(Variant("yatzy")).expected_score == pytest.approx(248.4400, abs=1e-4)
+    forced = solved_tables(Variant("yatzy", forced_order=True))
+    assert forced.expected_score == pytest.approx(122.5586, abs=1e-4)
+
+
 def play_optimally(options: rules.TableOptions, ruleset: str, rng: random.Random) -> int:
     state = rules.new_game(ruleset, [[0]], options)
     while not state.is_finished:

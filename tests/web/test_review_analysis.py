@@ -279,3 +279,32 @@ def test_the_review_marks_the_moves_a_perfect_computer_player_played_as_good(
         "Computer 1 (Perfect) played as Good in 2 of its 13 turns, while its strategy tables"
         " were not ready." in page
     )
+
+
+def test_the_review_prices_a_declaration_as_a_decision_of_its_own(
+    alice: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A declared target (issue 36, item 2): the declaration is judged against the best
+    one to declare on the same dice, then the turn aimed at it."""
+    script_dice(monkeypatch, rules.ScriptedDice([6] * 5 + [1, 2, 3, 4, 5] * 5))
+    game = create_game(alice, upper_only="on", declared_target="on")
+    for category in ("ones", "twos", "threes", "fours", "fives", "sixes"):
+        chosen = {"category": category}
+        turn = (("roll", {}), ("declare", chosen), ("score", {**chosen, "confirm": "1"}))
+        for action, data in turn:
+            response = alice.post(f"/g/{game.code}/{action}/", {"version": version(game), **data})
+            assert response.status_code == 302, response.content.decode()[:500]
+    assert fresh(game).engine_state().is_finished
+    solver = solved_tables(Variant("yatzy", upper_only=True, declared_target=True))
+
+    result = analysis.analyse(fresh(game))
+
+    declaration = result.decisions[2]  # step 1 is the roll, step 2 declares Ones on five sixes
+    assert declaration.chosen == "Declare Ones as target"
+    assert declaration.best == "declare Sixes as target"
+    assert declaration.loss > 10
+    (card,) = result.cards
+    assert card.expected_start == pytest.approx(solver.expected_score)
+    assert card.total_loss == pytest.approx(sum(d.loss for d in result.decisions.values()))
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+    assert "best was declare Sixes as target" in page
