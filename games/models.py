@@ -20,7 +20,11 @@ from games.rules import GameState, TableOptions
 
 
 def new_game_code() -> str:
-    return secrets.token_urlsafe(9)
+    """12 URL-safe characters, never starting with "-": a code is also given to commands
+    (``manage.py verify_dice CODE``), which would read it as an option."""
+    while (code := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return code
 
 
 def new_seat_token() -> str:

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, new_game_code
 from games.rules import fairness
 from tests.conftest import create_game, fresh, play_to_the_end, version
 
@@ -177,6 +177,17 @@ def test_verify_dice_names_the_first_roll_changed_in_the_database(alice: Client)
 
     with pytest.raises(CommandError, match=r"roll 3 \(turn 3, roll 1\): die 1 shows"):
         call_command("verify_dice", game.code)
+
+
+def test_a_game_code_never_reads_as_a_commands_option(alice: Client) -> None:
+    assert not any(new_game_code().startswith("-") for _ in range(2000))
+    game = play_to_the_end(alice, short_game(alice))
+    Game.objects.filter(pk=game.pk).update(code="-" + game.code[1:])  # made before the rule
+    out = StringIO()
+
+    call_command("verify_dice", "--", "-" + game.code[1:], stdout=out)
+
+    assert "all 6 rolls match the seed" in out.getvalue()
 
 
 def test_verify_dice_refuses_a_changed_seed(alice: Client) -> None:

@@ -15,7 +15,11 @@ class Command(BaseCommand):
     help = "Check that a finished game's seed gives its dice fingerprint and every roll."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("code", help="the game's code, as in its address /g/CODE/")
+        parser.add_argument(
+            "code",
+            help="the game's code, as in its address /g/CODE/ (an older code that starts"
+            " with '-' goes after '--': verify_dice -- -CODE)",
+        )
 
     def handle(self, *args: object, **options: str) -> None:
         code = options["code"]
