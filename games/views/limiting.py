@@ -9,8 +9,8 @@ turn; a flood refused there made every table's moves queue behind it (bench/floo
 docs/performance.md). Counts kept in the process's memory are read on the event loop;
 any other store (Redis) from a worker thread, off the loop.
 
-A new kind of request to limit (reactions, say) is its view's URL name here, with the
-kind's rates in ``settings.YATZY_RATES``.
+A new kind of request to limit is its views' URL names here, with the kind's rates in
+``settings.YATZY_RATES``.
 """
 
 from __future__ import annotations
