@@ -31,6 +31,7 @@ from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import ngettext
 
 from games import language, limits
+from games.views.access import in_place_of_the_page
 
 POST = frozenset({"POST"})
 LOOK = frozenset({"GET", "HEAD"})
@@ -117,10 +118,7 @@ def too_many(request: HttpRequest, refusal: limits.Refusal) -> HttpResponse:
         }
         response = render(request, "games/too_many.html", context, status=429)
     response["Retry-After"] = str(wait)
-    if request.headers.get("HX-Request") == "true":
-        response["HX-Retarget"] = "body"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    return in_place_of_the_page(request, response)
 
 
 def wait_message(seconds: int) -> str:
