@@ -11,63 +11,49 @@ from tests.e2e.test_crowded_browser import WS, hot_seat_table
 from tests.servers import Server
 
 
-def test_a_page_connecting_too_often_says_so_and_does_not_try_again(
-    browser, site: Server, transactional_db: None
-) -> None:
-    context = browser.new_context()
-    context.clock.install()  # time is the test's: the retries a page would make are run
-    try:
-        page = context.new_page()
-        table = hot_seat_table(page, site)
-        opened: list[WebSocketRoute] = []
+def test_a_page_connecting_too_often_says_so_and_does_not_try_again(new_page, site: Server) -> None:
+    page = new_page(clock=True)
+    table = hot_seat_table(page, site)
+    opened: list[WebSocketRoute] = []
 
-        def over_the_limit(ws: WebSocketRoute) -> None:
-            opened.append(ws)
-            ws.close(code=4429, reason="too many connections")
+    def over_the_limit(ws: WebSocketRoute) -> None:
+        opened.append(ws)
+        ws.close(code=4429, reason="too many connections")
 
-        page.route_web_socket(WS, over_the_limit)
-        page.goto(table)
+    page.route_web_socket(WS, over_the_limit)
+    page.goto(table)
 
-        expect(page.locator("#connection")).to_contain_text(
-            "Too many connections from your browser or your network just now"
-        )
-        page.clock.run_for(60_000)  # past any retry, however slow
-        expect(page.locator("#connection")).to_contain_text("Too many connections")
-        assert len(opened) == 1
-    finally:
-        context.close()
+    expect(page.locator("#connection")).to_contain_text(
+        "Too many connections from your browser or your network just now"
+    )
+    page.clock.run_for(60_000)  # past any retry, however slow
+    expect(page.locator("#connection")).to_contain_text("Too many connections")
+    assert len(opened) == 1
 
 
 def test_a_page_whose_live_updates_are_paused_says_so_and_comes_back_by_itself(
-    browser, site: Server, transactional_db: None
+    new_page, site: Server
 ) -> None:
-    context = browser.new_context()
-    context.clock.install()
-    try:
-        page = context.new_page()
-        table = hot_seat_table(page, site)
-        opened: list[WebSocketRoute] = []
+    page = new_page(clock=True)
+    table = hot_seat_table(page, site)
+    opened: list[WebSocketRoute] = []
 
-        def paused_twice(ws: WebSocketRoute) -> None:
-            """The page's first two sockets find Redis down; the third, back."""
-            opened.append(ws)
-            if len(opened) <= 2:
-                ws.close(code=4503, reason="try again later")
-            else:
-                server = ws.connect_to_server()
-                ws.on_message(server.send)
+    def paused_twice(ws: WebSocketRoute) -> None:
+        """The page's first two sockets find Redis down; the third, back."""
+        opened.append(ws)
+        if len(opened) <= 2:
+            ws.close(code=4503, reason="try again later")
+        else:
+            server = ws.connect_to_server()
+            ws.on_message(server.send)
 
-        page.route_web_socket(WS, paused_twice)
-        page.goto(table)
+    page.route_web_socket(WS, paused_twice)
+    page.goto(table)
 
-        expect(page.locator("#connection")).to_have_text(
-            "Live updates are paused for a moment. Your moves still count;"
-            " the table catches up by itself."
-        )
-        page.clock.run_for(10_000)  # two tries, the second later than the first
-        expect(page.locator("#connection")).to_have_text(
-            "Connected again. The table is up to date."
-        )
-        assert len(opened) == 3
-    finally:
-        context.close()
+    expect(page.locator("#connection")).to_have_text(
+        "Live updates are paused for a moment. Your moves still count;"
+        " the table catches up by itself."
+    )
+    page.clock.run_for(10_000)  # two tries, the second later than the first
+    expect(page.locator("#connection")).to_have_text("Connected again. The table is up to date.")
+    assert len(opened) == 3
