@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import InMemoryChannelLayer
+from channels.layers import get_channel_layer
 from django.test import Client
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -26,11 +26,11 @@ async def test_a_socket_that_loses_the_layer_is_closed_and_no_longer_counted_at_
     game = await sync_to_async(create_game)(alice, players="Bob")
     redis_gone = asyncio.Event()
 
-    async def receive(layer: InMemoryChannelLayer, channel: str) -> dict:
+    async def receive(channel: str) -> dict:
         await redis_gone.wait()
         raise RedisConnectionError("Connection closed by server.")
 
-    monkeypatch.setattr(InMemoryChannelLayer, "receive", receive)
+    monkeypatch.setattr(get_channel_layer(), "receive", receive)  # the sockets' own
     ws = await joined(game.code, alice)
     seat = Seat.objects.filter(game=game, position=0)
     assert await seat.values_list("connections", flat=True).aget() == 1
