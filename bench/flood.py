@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import time
 
 from bench import scenarios
@@ -186,8 +185,7 @@ def print_report(report: dict) -> None:
 
 async def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="yatzy-flood-") as var_dir:
-        scenarios.prepare_site(var_dir)
+    with scenarios.fresh_site("yatzy-flood-") as var_dir:
         report = await run(args, var_dir)
     print_report(report)
     return report

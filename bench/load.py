@@ -19,7 +19,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -231,8 +230,7 @@ def _ms(summary: dict) -> str:
 
 async def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="yatzy-bench-") as var_dir:
-        scenarios.prepare_site(var_dir)
+    with scenarios.fresh_site("yatzy-bench-") as var_dir:
         report: dict = {"loads": []}
         speed = procstat.python_speed_ms()
         ticks = procstat.machine_ticks()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 
@@ -13,6 +15,15 @@ from bench.servers import Server
 from bench.stats import Sample, cpu_ms_per_action
 
 Progress = Callable[[str], None]
+
+
+@contextlib.contextmanager
+def fresh_site(prefix: str) -> Iterator[str]:
+    """A temporary directory for the servers' database, the site set up on it in this
+    process (``prepare_site``); removed when done."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as var_dir:
+        prepare_site(var_dir)
+        yield var_dir
 
 
 def prepare_site(var_dir: str) -> None:

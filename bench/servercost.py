@@ -25,7 +25,6 @@ import asyncio
 import itertools
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from bench import callgrind, scenarios
@@ -86,8 +85,7 @@ async def main(argv: list[str] | None = None) -> dict:
         args.stack, (args.stack,)
     )
     figures: dict = {}
-    with tempfile.TemporaryDirectory(prefix="yatzy-servercost-") as var_dir:
-        scenarios.prepare_site(var_dir)
+    with scenarios.fresh_site("yatzy-servercost-") as var_dir:
         for stack in stacks:
             print(f"counting {stack} ({args.moves} moves under callgrind)...", file=sys.stderr)
             figures[stack] = await count(stack, args.moves, args.seats, var_dir)

@@ -24,7 +24,6 @@ import os
 import re
 import socket
 import sys
-import tempfile
 import time
 
 from bench import procstat, scenarios
@@ -336,8 +335,7 @@ def _ms(summary: dict) -> str:
 
 async def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="yatzy-stalled-") as var_dir:
-        scenarios.prepare_site(var_dir)
+    with scenarios.fresh_site("yatzy-stalled-") as var_dir:
         report = await run(args, var_dir)
     print_report(report)
     if args.json:

@@ -73,11 +73,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except RedisError:
             # The channel layer lost Redis: this socket would hear of no move. Its page
-            # is told to try again later (1013), and does, until Redis is back.
+            # is told to try again later (4503), and does, until Redis is back; its
+            # seats are left as by any socket that ends, though Channels calls no
+            # ``disconnect`` for it.
             logger.warning("a socket of a table lost the channel layer", exc_info=True)
             if not self.accepted:
                 await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            await self.disconnect(CLOSE_TRY_AGAIN_LATER)
         finally:
             metrics.SOCKETS_OPEN[page].dec()
             if self.browser is not None:

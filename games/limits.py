@@ -1,20 +1,20 @@
 """How often one browser and one address may do each kind of thing.
 
-Each kind (``settings.YATZY_RATES``: creating games, joining, moves, sockets) allows a
-number of requests in a window of time, counted twice: per browser (its session
-cookie, as sent: a browser without one has only its address counted) and per
-address (an IPv6 address by its /64, which one household or phone holds whole). A
-request over either count is refused until that window ends, and says how long that
-is. The counts live in Django's ``limits`` cache: the process's own memory on the
-embedded default, Redis where several processes serve (every process sees the same
-counts). A count is a window's key incremented (fixed windows: at a window's edge a
+Each kind (``settings.YATZY_RATES``: creating games, joining, moves, reactions,
+sockets) allows a number of requests in a window of time, counted twice: per browser
+(its session cookie, as sent: a browser without one has only its address counted)
+and per address (an IPv6 address by its /64, which one household or phone holds
+whole). A request over either count is refused until that window ends, and says how
+long that is. The counts live in Django's ``limits`` cache: the process's own memory
+on the embedded default, Redis where several processes serve (every process sees the
+same counts). A count is a window's key incremented (fixed windows: at a window's edge a
 browser may briefly do up to twice the rate, which the generous rates allow for).
 
 A store that fails (Redis gone) lets every request through and says so in the log,
 at most once a minute: the limits keep the site up, they must not take it down.
 
-A new kind of action (reactions, say) gets a rate in ``YATZY_RATES`` and
-``access.limited("kind")`` on its view; a socket counts with ``socket_refusal``.
+A new kind of request gets its rates in ``YATZY_RATES`` and its views' URL names in
+``games.views.limiting.LIMITED``; a socket counts with ``consumers.socket_refusal``.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ def limits_on(settings, monkeypatch: pytest.MonkeyPatch) -> LimitsClock:
     (``settings.YATZY_RATES["create"]["browser"] = (2, 60)``)."""
     settings.YATZY_LIMITS = True
     settings.YATZY_RATES = {
-        kind: {"browser": None, "address": None} for kind in ("create", "join", "move", "socket")
+        kind: {"browser": None, "address": None} for kind in settings.YATZY_RATES
     }
     settings.CACHES = {
         **settings.CACHES,

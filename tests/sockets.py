@@ -32,3 +32,9 @@ class Socket(WebsocketCommunicator):
 
     async def disconnect(self, code: int = 1000, timeout: float = WAIT_S):
         return await super().disconnect(code, timeout)
+
+    async def close_code(self, timeout: float = WAIT_S) -> int:
+        """The code the server closes this socket with: what it must send next."""
+        closed = await self.receive_output(timeout)
+        assert closed["type"] == "websocket.close", closed
+        return closed["code"]

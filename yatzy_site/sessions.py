@@ -17,13 +17,11 @@ KEY_CHARACTERS = frozenset(VALID_KEY_CHARS)
 LONGEST_KEY = 40  # django_session.session_key
 
 
-def could_be_a_session_key(key: str | None) -> bool:
-    return bool(key) and len(key or "") <= LONGEST_KEY and KEY_CHARACTERS.issuperset(key or "")
-
-
 def checked(key: str | None) -> str | None:
     """``key``, or None (a new session) where Django could not have made it."""
-    return key if could_be_a_session_key(key) else None
+    if key and len(key) <= LONGEST_KEY and KEY_CHARACTERS.issuperset(key):
+        return key
+    return None
 
 
 class SessionStore(CachedDbStore):

@@ -181,11 +181,17 @@ def error_page(request: HttpRequest, error: ActionError, back: str = "") -> Http
     one. An htmx request gets it in place of the whole page, not of the part of it that
     asked (a table, a lobby), which it has no place in."""
     context = {"message": error.message, "back": back}
-    response = render(request, "games/error.html", context, status=error.status)
-    # Django refuses some requests (a Host it does not serve) before the middleware
-    # that reads htmx's headers into ``request.htmx`` has run.
-    htmx = request.htmx if hasattr(request, "htmx") else HtmxDetails(request)
-    if htmx:
+    return in_place_of_the_page(
+        request, render(request, "games/error.html", context, status=error.status)
+    )
+
+
+def in_place_of_the_page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response``, a page of its own, told to htmx to take the whole page's place
+    when an htmx request asked. Read from the headers: some requests are refused
+    (a Host Django does not serve, a limit passed) before the middleware that reads
+    them into ``request.htmx`` has run."""
+    if HtmxDetails(request):
         response["HX-Retarget"] = "body"
         response["HX-Reswap"] = "innerHTML"
     return response

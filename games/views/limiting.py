@@ -9,8 +9,8 @@ turn; a flood refused there made every table's moves queue behind it (bench/floo
 docs/performance.md). Counts kept in the process's memory are read on the event loop;
 any other store (Redis) from a worker thread, off the loop.
 
-A new kind of request to limit (reactions, say) is its view's URL name here, with the
-kind's rates in ``settings.YATZY_RATES``.
+A new kind of request to limit is its views' URL names here, with the kind's rates in
+``settings.YATZY_RATES``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import ngettext
 
 from games import language, limits
+from games.views.access import in_place_of_the_page
 
 POST = frozenset({"POST"})
 LOOK = frozenset({"GET", "HEAD"})
@@ -117,10 +118,7 @@ def too_many(request: HttpRequest, refusal: limits.Refusal) -> HttpResponse:
         }
         response = render(request, "games/too_many.html", context, status=429)
     response["Retry-After"] = str(wait)
-    if request.headers.get("HX-Request") == "true":
-        response["HX-Retarget"] = "body"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    return in_place_of_the_page(request, response)
 
 
 def wait_message(seconds: int) -> str:

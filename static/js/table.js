@@ -203,15 +203,21 @@
   // itself within ~5 s; the table it is sent on connecting is the table as it is now. A
   // move that could not reach the server is said so, not dropped without a word.
   var RETRIED_BY_HTMX = [1006, 1011, 1012, 1013]; // the close codes the ws extension retries
-  var TOO_MANY = 4429; // games/consumers.py: too many sockets from this browser or network
-  // The server's own close codes (games/readers.py, games/consumers.py): a page that did
-  // not read its messages in time connects again at once; while the live updates are
-  // paused (Redis is down) it tries again, less and less often; a browser with too
-  // many sockets open does not.
+  // The server's own close codes (games/readers.py, games/consumers.py), which this
+  // page retries itself: a page that did not read its messages in time connects again
+  // at once; while the live updates are paused (Redis is down) it tries again, less
+  // and less often.
   var SLOW_READER = 4408;
-  var TOO_MANY_SOCKETS = 4409;
   var TRY_AGAIN_LATER = 4503;
   var pausedTries = 0; // since the socket last brought a message
+  // what the page says on each of the server's own close codes; a code not here says
+  // "lost" if the socket is tried again, else "closed" (an unknown game: reload)
+  var SAID_ON_CLOSE = {
+    4408: "lost",
+    4409: "crowded", // this browser has too many sockets open: not tried again
+    4429: "limited", // connecting too often from this browser or network: not tried again
+    4503: "paused"
+  };
   var leaving = false;
   var lost = false;
   function reconnectDelay(tries) {
@@ -243,26 +249,18 @@
   document.addEventListener("htmx:wsClose", function (event) {
     if (leaving) return;
     lost = true;
-    if (event.detail.event.code === TOO_MANY) {
-      say("limited"); // over the limit of sockets: trying again at once would only add to it
-      return;
-    }
-    // a socket dropped (also daphne's on a restart) is tried again; one the server
-    // closed on purpose (an unknown game) is not
-    // a move that could not be sent stays said while the socket is tried again:
-    // each failed try replaced it within a second, before a player had read it
     var code = event.detail.event.code;
+    var retried = RETRIED_BY_HTMX.indexOf(code) >= 0;
     if (code === SLOW_READER || code === TRY_AGAIN_LATER) {
+      retried = true;
       var socket = event.detail.socketWrapper;
       var tries = code === TRY_AGAIN_LATER ? pausedTries++ : 0;
       setTimeout(function () { socket.reconnect(); }, reconnectDelay(tries));
     }
-    var retried = code === SLOW_READER || code === TRY_AGAIN_LATER ||
-      RETRIED_BY_HTMX.indexOf(code) >= 0;
+    // a move that could not be sent stays said while the socket is tried again:
+    // each failed try replaced it within a second, before a player had read it
     if (retried && stateShown() === "unsent") return;
-    if (code === TOO_MANY_SOCKETS) say("crowded");
-    else if (code === TRY_AGAIN_LATER) say("paused");
-    else say(retried ? "lost" : "closed");
+    say(SAID_ON_CLOSE[code] || (retried ? "lost" : "closed"));
   });
 
   // What this page has handled of its socket's messages, said back to the server

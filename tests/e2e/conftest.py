@@ -86,10 +86,14 @@ def new_page(browser: object, site: Server, transactional_db: None):
     """Open a fresh browser context (a separate person) and a page in it."""
     contexts = []
 
-    def open_page(width: int = 1280, height: int = 900):
+    def open_page(width: int = 1280, height: int = 900, clock: bool = False):
+        """``clock``: the page's time is the test's (``page.clock.run_for``), so that
+        the retries a page would make in a minute are made at once."""
         context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(TIMEOUT_MS)
+        if clock:
+            context.clock.install()
         contexts.append(context)
         return context.new_page()
 

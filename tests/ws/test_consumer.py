@@ -25,13 +25,19 @@ ORIGIN = (b"origin", b"http://127.0.0.1")
 
 
 def socket(
-    code: str, client: Client | None = None, origin=ORIGIN, lobby_page: bool = False
+    code: str,
+    client: Client | None = None,
+    origin=ORIGIN,
+    lobby_page: bool = False,
+    page: str | None = None,
 ) -> Socket:
-    """The socket of a table page of ``client``'s (a new page), or of its lobby page."""
+    """The socket of a table page of ``client``'s (a new page, or the page ``page`` as
+    it connects again), or of its lobby page."""
     headers = [origin]
     if client is not None and "sessionid" in client.cookies:
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    path = f"/ws/g/{code}/" if lobby_page else f"/ws/g/{code}/{broadcast.new_page_id()}/"
+    page = page or broadcast.new_page_id()
+    path = f"/ws/g/{code}/" if lobby_page else f"/ws/g/{code}/{page}/"
     return Socket(application, path, headers=headers)
 
 
@@ -40,9 +46,11 @@ async def next_version(ws: WebsocketCommunicator) -> tuple[int, str]:
     return int(re.search(r'data-version="(\d+)"', html).group(1)), html
 
 
-async def joined(code: str, client: Client | None = None, lobby_page: bool = False) -> Socket:
+async def joined(
+    code: str, client: Client | None = None, lobby_page: bool = False, page: str | None = None
+) -> Socket:
     """A socket at the table, past the table it is sent on arrival."""
-    ws = socket(code, client, lobby_page=lobby_page)
+    ws = socket(code, client, lobby_page=lobby_page, page=page)
     await ws.connect()
     await next_version(ws)
     return ws

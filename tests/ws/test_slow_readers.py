@@ -11,18 +11,9 @@ from django.test import Client
 from games import broadcast, readers
 from games.models import Game
 from tests.conftest import create_game, fresh, version
-from tests.sockets import Socket
-from tests.waits import WAIT_S
-from tests.ws.test_consumer import ORIGIN, next_version, post, socket
-from yatzy_site.asgi import application
+from tests.ws.test_consumer import joined, next_version, post, socket
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-def page_socket(code: str, client: Client, page: str) -> Socket:
-    """The socket of the table page ``page`` of ``client``'s, as it connects again."""
-    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-    return Socket(application, f"/ws/g/{code}/{page}/", headers=[ORIGIN, (b"cookie", cookie)])
 
 
 async def a_move(alice: Client, game: Game) -> None:
@@ -33,12 +24,6 @@ async def a_move(alice: Client, game: Game) -> None:
         await post(alice, f"/g/{game.code}/roll/", version=at)
     else:
         await post(alice, f"/g/{game.code}/hold/", version=at, die="0")
-
-
-async def closed_with(ws: Socket) -> int:
-    closed = await ws.receive_output(WAIT_S)
-    assert closed["type"] == "websocket.close", closed
-    return closed["code"]
 
 
 @pytest.fixture
@@ -53,15 +38,13 @@ async def test_a_socket_whose_unread_data_passes_the_limit_is_closed_and_its_pag
 ) -> None:
     settings.YATZY_SOCKET_UNREAD_KB = 1  # less than two tables
     page = broadcast.new_page_id()
-    stalled = page_socket(game.code, spectator, page)
-    await stalled.connect()
-    await next_version(stalled)  # and never says it read it
+    stalled = await joined(game.code, spectator, page=page)  # and never says it read it
 
     await a_move(alice, game)
     await a_move(alice, game)
 
-    assert await closed_with(stalled) == readers.CLOSE_SLOW_READER
-    again = page_socket(game.code, spectator, page)
+    assert await stalled.close_code() == readers.CLOSE_SLOW_READER
+    again = socket(game.code, spectator, page=page)
     await again.connect()
     got, _html = await next_version(again)
     assert got == (await sync_to_async(fresh)(game)).version
@@ -72,9 +55,7 @@ async def test_a_page_that_says_what_it_read_keeps_its_socket(
     alice: Client, spectator: Client, game: Game, settings
 ) -> None:
     settings.YATZY_SOCKET_UNREAD_KB = 1
-    ws = page_socket(game.code, spectator, broadcast.new_page_id())
-    await ws.connect()
-    await next_version(ws)
+    ws = await joined(game.code, spectator)
     await ws.send_to(text_data="ack 1")
 
     for _ in range(4):
@@ -91,15 +72,11 @@ async def test_a_socket_that_does_not_say_it_read_in_time_is_closed(
     spectator: Client, game: Game, settings
 ) -> None:
     settings.YATZY_SOCKET_READ_TIMEOUT_S = 1
-    silent = page_socket(game.code, spectator, broadcast.new_page_id())
-    answering = page_socket(game.code, spectator, broadcast.new_page_id())
-    await silent.connect()
-    await answering.connect()
-    await next_version(silent)
-    await next_version(answering)
+    silent = await joined(game.code, spectator)
+    answering = await joined(game.code, spectator)
     await answering.send_to(text_data="ack 1")
 
-    assert await closed_with(silent) == readers.CLOSE_SLOW_READER
+    assert await silent.close_code() == readers.CLOSE_SLOW_READER
     assert await answering.receive_nothing(timeout=1.5)  # past its time: nothing unread
     await answering.disconnect()
 
@@ -108,38 +85,28 @@ async def test_an_answer_for_more_than_was_sent_counts_what_was_sent(
     alice: Client, spectator: Client, game: Game, settings
 ) -> None:
     settings.YATZY_SOCKET_UNREAD_KB = 1
-    ws = page_socket(game.code, spectator, broadcast.new_page_id())
-    await ws.connect()
-    await next_version(ws)
+    ws = await joined(game.code, spectator)
 
     await ws.send_to(text_data="ack 50")  # a stray answer, meant for the page's last socket
     await a_move(alice, game)
     await next_version(ws)  # the table is still sent
     await a_move(alice, game)
 
-    assert await closed_with(ws) == readers.CLOSE_SLOW_READER  # not counted for later ones
+    assert await ws.close_code() == readers.CLOSE_SLOW_READER  # not counted for later ones
 
 
 async def test_a_browser_may_keep_only_so_many_sockets_open(
     spectator: Client, game: Game, settings
 ) -> None:
     settings.YATZY_SOCKETS_PER_BROWSER = 2
-    first, second, third = (
-        page_socket(game.code, spectator, broadcast.new_page_id()) for _ in range(3)
-    )
-    for ws in (first, second):
-        await ws.connect()
-        await next_version(ws)
+    first, second = await joined(game.code, spectator), await joined(game.code, spectator)
+    third = socket(game.code, spectator)
 
     await third.connect()
 
-    assert await closed_with(third) == readers.CLOSE_TOO_MANY_SOCKETS
+    assert await third.close_code() == readers.CLOSE_TOO_MANY_SOCKETS
     await first.disconnect()
-    fourth = page_socket(game.code, spectator, broadcast.new_page_id())
-    await fourth.connect()
-    await next_version(fourth)  # one closed, one more may open
-    another_browser = socket(game.code, Client())
-    await another_browser.connect()
-    await next_version(another_browser)  # each browser has its own count
+    fourth = await joined(game.code, spectator)  # one closed, one more may open
+    another_browser = await joined(game.code, Client())  # each browser has its own count
     for ws in (second, fourth, another_browser):
         await ws.disconnect()

@@ -10,7 +10,6 @@ from django.test import Client
 from games.consumers import CLOSE_TOO_MANY
 from tests.conftest import LimitsClock, create_game
 from tests.sockets import Socket
-from tests.waits import WAIT_S
 from tests.ws.test_consumer import joined, socket
 from yatzy_site.asgi import application
 
@@ -19,9 +18,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 async def closed_with(ws: Socket) -> int:
     await ws.connect()
-    closed = await ws.receive_output(WAIT_S)
-    assert closed["type"] == "websocket.close"
-    return closed["code"]
+    return await ws.close_code()
 
 
 async def test_a_browser_over_its_limit_of_sockets_is_closed_with_its_own_code(

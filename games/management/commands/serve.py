@@ -18,21 +18,19 @@ and tells those tables' browsers.
 
 from __future__ import annotations
 
-import logging
 import os
 import subprocess
 import sys
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from games import broadcast, presence
+from games.management.telling import TellingCommand
 from yatzy_site import serving
 
-logger = logging.getLogger(__name__)
 
-
-class Command(BaseCommand):
+class Command(TellingCommand):
     help = (
         "Serve the site with daphne, alone: first forget the open sockets a server that"
         " stopped without their goodbyes left counted at the tables."
@@ -46,14 +44,6 @@ class Command(BaseCommand):
             action="store_true",
             help="behind a proxy: take the client's address from X-Forwarded-For (daphne's)",
         )
-
-    def say(self, message: str) -> None:
-        """Tell the operator, in the logs' format: a line of text, or under JSON logs a
-        record like every other line the process writes."""
-        if settings.YATZY_LOG_FORMAT == "json":
-            logger.info(message)
-        else:
-            self.stdout.write(message)
 
     def handle(self, *args, **options) -> None:
         host, port = options["host"], options["port"]
@@ -102,7 +92,6 @@ class Command(BaseCommand):
         if settings.YATZY_TIDY_EVERY:
             # beside the server, in a process of its own, which ends with the server
             self.say(f"Tidying every {settings.YATZY_TIDY_EVERY} s (manage.py tidy).")
-            self.stdout.flush()  # before the helper's lines
             tidy = ["tidy", "--every", str(settings.YATZY_TIDY_EVERY), "--with-parent"]
             subprocess.Popen([sys.executable, "-m", "django", *tidy])
         endpoint = serving.endpoint(host, port)

@@ -13,16 +13,16 @@ import os
 import time
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from games import retention
+from games.management.telling import TellingCommand
 
 logger = logging.getLogger(__name__)
 
 
-class Command(BaseCommand):
+class Command(TellingCommand):
     help = (
         "Delete lobbies nobody has touched for YATZY_KEEP_LOBBY_H hours, unfinished games"
         " nobody has moved in for YATZY_KEEP_UNFINISHED_DAYS days, and expired sessions."
@@ -42,14 +42,6 @@ class Command(BaseCommand):
             action="store_true",
             help="stop when the process that started this one ends (manage.py serve's)",
         )
-
-    def say(self, message: str) -> None:
-        """As ``serve`` does: a line of text, or under JSON logs a record."""
-        if settings.YATZY_LOG_FORMAT == "json":
-            logger.info(message)
-        else:
-            self.stdout.write(message)
-            self.stdout.flush()
 
     def handle(self, *args, every: float, with_parent: bool, **options) -> None:
         parent = os.getppid()
