@@ -510,12 +510,13 @@
   );
   document.addEventListener("DOMContentLoaded", followTurn);
 
-  // A form of the table that htmx has not taken over yet (it does once a new table has
-  // settled, ~20 ms after it appears) would be sent by the browser itself, without the
-  // CSRF header: a double click on Roll whose second click came that soon replaced the
-  // whole page with "This page has expired". Such a click is dropped. By the time a
-  // submission reaches the document, htmx has cancelled the browser's own sending of
-  // every form it handles.
+  // A form of the table that htmx has not taken over yet would be sent by the browser
+  // itself, without the CSRF header (a table swapped in carries no CSRF field: htmx
+  // sends the token in a header), and the whole page would become "This page has
+  // expired". htmx takes a table over as it swaps it in (defaultSettleDelay 0 in
+  // base.html; with htmx's 20 ms a die tapped at once was such a click): should one
+  // come all the same, it is dropped. By the time a submission reaches the document,
+  // htmx has cancelled the browser's own sending of every form it handles.
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!event.defaultPrevented && form.matches("#table form[hx-post]")) event.preventDefault();
@@ -571,7 +572,7 @@
     return button && !button.disabled && button.closest("#table") ? button : null;
   }
   // A key pressed as a new table comes in (a hold's answer, and at once R) waits for
-  // htmx to take the table over: a click before that is dropped (see "submit" above).
+  // htmx to have settled it (see "submit" above).
   var keyedWhileSettling = null;
   function press(button) {
     if (document.querySelector("#table.htmx-settling, #table .htmx-settling")) {
