@@ -5,7 +5,8 @@ DATABASE_URL and REDIS_URL, two named processes on PostgreSQL and Redis), seats 
 browsers at each of three tables by the invite link, and plays one table's moves at a
 steady rate three times: alone, while ``--clients`` clients create games as fast as
 the server answers them (each dropping its session cookie after every answer, as a
-client dodging the per-browser limit would; all from this machine's one address),
+client dodging the per-browser limit would; all from this machine's one address, in
+a process of their own),
 and alone again. The flooded phase starts once the flood has met its limit (its first
 429): the games the limit allows before that are a burst that honest traffic could
 also make; how long it took is printed beside the figures. Prints each phase's move
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import sys
 import time
@@ -51,32 +53,60 @@ def site_servers(var_dir: str, limits: str) -> list[Server]:
 
 
 class Flood:
-    """``clients`` clients posting the New game form back to back until stopped."""
+    """``clients`` clients posting the New game form back to back until stopped, in a
+    process of their own: in the process that plays and times the table, a flood
+    answered faster kept that process's own loop busier, and the table's moves were
+    timed slower for the client's work, not the server's."""
 
     def __init__(self, servers: list[Server], clients: int) -> None:
-        self.sessions = [HttpSession(servers[n % len(servers)].url) for n in range(clients)]
-        self.statuses: dict[int, int] = {}
-        self.stop = asyncio.Event()
-        self.limited = asyncio.Event()  # set at the first 429: the flood meets its limit
+        self.urls = [servers[n % len(servers)].url for n in range(clients)]
+        context = multiprocessing.get_context("spawn")
+        self.stop = context.Event()
+        self.limited = context.Event()  # set at the first 429: the flood meets its limit
+        self.results = context.SimpleQueue()
+        self.process = context.Process(
+            target=flood_process, args=(self.urls, self.stop, self.limited, self.results)
+        )
 
-    async def run(self) -> None:
-        await asyncio.gather(*(self._client(session) for session in self.sessions))
+    def start(self) -> None:
+        self.process.start()
 
-    async def _client(self, session: HttpSession) -> None:
+    async def wait_limited(self) -> None:
+        await asyncio.to_thread(self.limited.wait)
+
+    async def finish(self) -> tuple[dict[int, int], dict[int, int]]:
+        """The answers the flood got: before its first 429, and in all."""
+        self.stop.set()
+        burst, statuses = await asyncio.to_thread(self.results.get)
+        await asyncio.to_thread(self.process.join)
+        return burst, statuses
+
+
+def flood_process(urls: list[str], stop, limited, results) -> None:
+    statuses: dict[int, int] = {}
+    burst: dict[int, int] = {}
+
+    async def client(session: HttpSession) -> None:
         await session.get("/")  # the CSRF cookie, as a page's form has it
         token = session.cookies["csrftoken"]
         form = {"name": "Flood", "ruleset": "yatzy", "players": "", "invites": "1"}
         form |= {"teams": "0", "upper_bonus": "50", "csrfmiddlewaretoken": token}
         headers = {"Origin": session.base_url, "Referer": session.base_url + "/"}
-        while not self.stop.is_set():
+        while not stop.is_set():
             answer = await session.post("/games/new/", form, {**headers, **BROWSER_HEADERS})
-            self.statuses[answer.status_code] = self.statuses.get(answer.status_code, 0) + 1
-            if answer.status_code == 429:
-                self.limited.set()
+            statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+            if answer.status_code == 429 and not limited.is_set():
+                burst.update(statuses)
+                limited.set()
             session.cookies = {"csrftoken": token}  # a new browser every time
 
-    async def close(self) -> None:
-        await asyncio.gather(*(session.aclose() for session in self.sessions))
+    async def flood() -> None:
+        sessions = [HttpSession(url) for url in urls]
+        await asyncio.gather(*(client(session) for session in sessions))
+        await asyncio.gather(*(session.aclose() for session in sessions))
+
+    asyncio.run(flood())
+    results.put((burst, statuses))
 
 
 async def play_phase(table: tuple, rate: float) -> Counters:
@@ -107,23 +137,21 @@ async def run(args: argparse.Namespace, var_dir: str) -> dict:
         phases: dict[str, dict] = {}
         responses: dict[str, list[float]] = {}
         burst: dict = {"seconds": 0.0, "answers": {}}
+        statuses: dict[int, int] = {}
         flood = Flood(servers, args.clients)
         for phase, table in zip(("quiet", "flood", "quiet again"), tables, strict=True):
             print(f"[{phase}] playing a table at {args.rate:g} moves/s", file=sys.stderr)
-            flooding = None
             if phase == "flood":
-                flooding = asyncio.create_task(flood.run())
+                flood.start()
                 if args.limits == "on":  # measured once the flood meets its limit
                     burst_started = time.perf_counter()
-                    await flood.limited.wait()
+                    await flood.wait_limited()
                     burst["seconds"] = round(time.perf_counter() - burst_started, 1)
-                    burst["answers"] = dict(flood.statuses)
             started = time.perf_counter()
             counters = await play_phase(table, args.rate)
             seconds = time.perf_counter() - started
-            if flooding is not None:
-                flood.stop.set()
-                await flooding
+            if phase == "flood":
+                burst["answers"], statuses = await flood.finish()
             responses[phase] = counters.response
             phases[phase] = {
                 "moves": counters.actions,
@@ -132,7 +160,6 @@ async def run(args: argparse.Namespace, var_dir: str) -> dict:
                 "response_ms": summary_ms(counters.response),
                 "seconds": round(seconds, 1),
             }
-        await flood.close()
         for _code, browsers, _version, _categories in tables:
             await asyncio.gather(*(browser.close() for browser in browsers))
     finally:
@@ -140,9 +167,7 @@ async def run(args: argparse.Namespace, var_dir: str) -> dict:
             server.stop()
     quiet = summary_ms(responses["quiet"] + responses["quiet again"])["p95"]
     flooded = phases["flood"]["response_ms"]["p95"]
-    during = {
-        status: n - burst["answers"].get(status, 0) for status, n in sorted(flood.statuses.items())
-    }
+    during = {status: n - burst["answers"].get(status, 0) for status, n in sorted(statuses.items())}
     return {
         "limits": args.limits,
         "clients": args.clients,

@@ -219,6 +219,7 @@ def limits_on(settings, monkeypatch: pytest.MonkeyPatch) -> LimitsClock:
     clock it moves; every rate off until the test sets it
     (``settings.YATZY_RATES["create"]["browser"] = (2, 60)``)."""
     settings.YATZY_LIMITS = True
+    settings.YATZY_REFUSAL_DELAY_MS = 0  # answered at once (the pause has its own test)
     settings.YATZY_RATES = {
         kind: {"browser": None, "address": None} for kind in settings.YATZY_RATES
     }

@@ -16,13 +16,14 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from games import broadcast  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from yatzy_site import twisted_http  # noqa: E402
+from yatzy_site.door import at_the_door  # noqa: E402
 from yatzy_site.origins import same_origin_only  # noqa: E402
 
 twisted_http.install()
 
 router = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": at_the_door(django_asgi_app),  # the limits first (yatzy_site/door.py)
         # from the site's own pages only: scheme, host and port (yatzy_site/origins.py)
         "websocket": same_origin_only(SessionMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }

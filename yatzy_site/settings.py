@@ -70,8 +70,7 @@ if django.VERSION < (6, 0):
 
 MIDDLEWARE = [
     "yatzy_site.monitoring.timed",  # first: times every request, static files included
-    # before any of the site's work: a request over its limits is refused here, cheaply
-    "games.views.limiting.limit_requests",
+    # (a request over its limits was refused before Django's handler: yatzy_site/door.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -83,7 +82,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 if django.VERSION >= (6, 0):  # the Content-Security-Policy header (SECURE_CSP below)
-    MIDDLEWARE.insert(2, "django.middleware.csp.ContentSecurityPolicyMiddleware")
+    MIDDLEWARE.insert(1, "django.middleware.csp.ContentSecurityPolicyMiddleware")
 
 ROOT_URLCONF = "yatzy_site.urls"
 CSRF_FAILURE_VIEW = "games.views.access.csrf_failure"  # says so, in the page's language
@@ -323,6 +322,10 @@ YATZY_RATES = {
         ("react", "8/m", "80/m"),  # quick reactions at a table: a few, not a flood
     ]
 }
+# A request over a limit is answered after this long (yatzy_site/door.py): a client that
+# asks again as soon as it is answered (a flood) is held to a request a second per
+# connection, instead of taking the process's time from every table's moves.
+YATZY_REFUSAL_DELAY_MS = env_int("YATZY_REFUSAL_DELAY_MS", 1000)
 
 # Retention (games/management/commands/tidy.py; docs/security.md, "Retention"): a lobby
 # nobody has touched for YATZY_KEEP_LOBBY_H hours and a game nobody has moved in for

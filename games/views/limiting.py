@@ -1,13 +1,8 @@
-"""The limits at the door: ``limit_requests``, the middleware after ``timed``, counts
-each request of a limited kind (``LIMITED``) against its browser's and its address's
-limits (``games.limits``) and answers one over them with the 429 page, before any of
-the site's work: no session read, no CSRF check, no view.
-
-Under ASGI it is async, and so is its refusal: the site's middleware below it is
-synchronous and runs in the server's one sync thread, where every request waits its
-turn; a flood refused there made every table's moves queue behind it (bench/flood.py,
-docs/performance.md). Counts kept in the process's memory are read on the event loop;
-any other store (Redis) from a worker thread, off the loop.
+"""Which requests count against the limits (``LIMITED``, by their view's URL name),
+what they count as (``counted``: their browser's and their address's limits,
+``games.limits``), and the 429 page of one over them (``too_many``). The door in
+front of Django's handler (``yatzy_site.door``) asks these before any of the site's
+work: no session read, no CSRF check, no view.
 
 A new kind of request to limit is its views' URL names here, with the kind's rates in
 ``settings.YATZY_RATES``.
@@ -16,18 +11,12 @@ A new kind of request to limit is its views' URL names here, with the kind's rat
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
-from typing import cast
 
-from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
-from django.core.cache import caches
-from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
-from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import ngettext
 
 from games import language, limits
@@ -52,35 +41,6 @@ LIMITED: dict[str, tuple[str, frozenset[str]]] = {
     "hint": ("move", LOOK),  # the coach's advice is worked out anew each time
     "react": ("react", POST),  # a quick reaction, shown on every page at the table
 }
-
-
-@sync_and_async_middleware
-def limit_requests(
-    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-):
-    if iscoroutinefunction(get_response):
-
-        async def async_middleware(request: HttpRequest) -> HttpResponse:
-            kind = kind_of(request)
-            if kind is not None:
-                if isinstance(caches["limits"], LocMemCache):
-                    refusal = counted(request, kind)
-                else:
-                    refusal = await sync_to_async(counted, thread_sensitive=False)(request, kind)
-                if refusal is not None:
-                    return too_many(request, refusal)
-            return await cast(Awaitable[HttpResponse], get_response(request))
-
-        return async_middleware
-
-    sync_get_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
-
-    def middleware(request: HttpRequest) -> HttpResponse:
-        kind = kind_of(request)
-        refusal = counted(request, kind) if kind is not None else None
-        return too_many(request, refusal) if refusal else sync_get_response(request)
-
-    return middleware
 
 
 def kind_of(request: HttpRequest) -> str | None:

@@ -52,25 +52,30 @@ async def move(browser: Browser, code: str, action: str, version: int, **data: s
     return int(VERSION.search(response.text).group(1))
 
 
+async def new_game(host: Browser, invites: int, **options: str) -> str:
+    """A game ``host`` (who has loaded a page: the CSRF cookie) creates: its code."""
+    created = await host.http.post(
+        "/games/new/",
+        data={
+            "csrfmiddlewaretoken": host.http.cookies["csrftoken"],
+            "name": "Alice",
+            "ruleset": "yatzy",
+            "invites": str(invites),
+            "teams": "0",
+            "upper_bonus": "50",
+            **options,
+        },
+    )
+    return created.headers["location"].split("/")[2]
+
+
 @pytest_asyncio.fixture
 async def table(servers: list[Server]) -> AsyncIterator[tuple[str, Browser, Browser]]:
     """Alice on the first process, Bob on the second, game started, both connected."""
     alice = Browser(servers[0].url, servers[0].ws_url)
     bob = Browser(servers[1].url, servers[1].ws_url)
     await alice.get("/")
-    created = await alice.http.post(
-        "/games/new/",
-        data={
-            "csrfmiddlewaretoken": alice.http.cookies["csrftoken"],
-            "name": "Alice",
-            "ruleset": "yatzy",
-            "invites": "1",
-            "teams": "0",
-            "upper_bonus": "50",
-            "upper_only": "on",
-        },
-    )
-    code = created.headers["location"].split("/")[2]
+    code = await new_game(alice, invites=1, upper_only="on")
     await seat(bob, code, "Bob")
     lobby = await alice.get(f"/g/{code}/lobby/")
     version = int(VERSION.search(lobby.text).group(1))
@@ -190,3 +195,49 @@ async def test_lost_layer_connections_are_healed_by_the_next_update(table) -> No
         version = await move(alice, code, "roll", version)
         seen = await bob.wait_for(version, timeout=5)
     assert seen is not None
+
+
+@sync_to_async
+def seats_of(code: str) -> list[tuple[str, str]]:
+    return list(
+        Seat.objects.filter(game__code=code, kind=Seat.Kind.REMOTE)
+        .exclude(claimed_at=None)
+        .values_list("name", "browser_id")
+    )
+
+
+async def press_join(tab: Browser, code: str, after_ms: int):
+    await asyncio.sleep(after_ms / 1000)
+    return await tab.post(f"/g/{code}/join/", {"name": "Bob"})
+
+
+async def test_join_pressed_at_once_on_both_processes_takes_one_seat(
+    servers: list[Server],
+) -> None:
+    """One browser (one session cookie) presses Join in six tabs at once, three served
+    by each process, at ten tables: at each it is seated once, every press is answered
+    without an error, and the other invitations stay open. The presses come a few
+    milliseconds apart: a press that finds the first one's seat taken, before the
+    browser's session holds it, took the next invitation (issue 34)."""
+    alice = Browser(servers[0].url, servers[0].ws_url)
+    await alice.get("/")
+    for _table in range(10):
+        code = await new_game(alice, invites=3)
+        bob = Browser(servers[0].url, servers[0].ws_url)
+        await bob.get(f"/g/{code}/join/")  # his session and CSRF cookie, as the page has them
+        tabs = [Browser(servers[n % 2].url, servers[n % 2].ws_url) for n in range(6)]
+        for tab in tabs:
+            tab.http.cookies = dict(bob.http.cookies)
+            await tab.http.get("/healthz")  # each tab's connection open before the race
+
+        answers = await asyncio.gather(
+            *(press_join(tab, code, after_ms=5 * n) for n, tab in enumerate(tabs))
+        )
+
+        assert all(answer.status_code < 400 for answer in answers), [
+            (answer.status_code, answer.text[:200]) for answer in answers
+        ]
+        taken = await seats_of(code)
+        assert [name for name, _browser in taken] == ["Bob"], taken
+        await asyncio.gather(*(browser.close() for browser in [bob, *tabs]))
+    await alice.close()

@@ -1,7 +1,10 @@
 """Limits on what one browser and one address may do (games/limits.py): over one, a
-429 page that says when to try again, in the page's language; nothing done."""
+429 page that says when to try again, in the page's language; nothing done. Asked as
+the server asks (``AtTheDoor``): the limits are checked in front of Django's handler."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 from django.test import Client
@@ -10,14 +13,16 @@ from django.utils.translation import ngettext
 
 from games.models import Game
 from tests.conftest import NEW_GAME, LimitsClock, create_game, fresh, version
+from tests.site_client import Answer, AtTheDoor
 
-pytestmark = pytest.mark.django_db
+# the door's requests are served in a thread of their own, on a connection of its own
+pytestmark = pytest.mark.django_db(transaction=True)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 WAIT_WORDS = "Too many requests from your browser or your network just now"
 
 
-def new_game(client: Client, **extra: str):
-    return client.post("/games/new/", {**NEW_GAME, "players": "Bob"}, **extra)
+def new_game(client: Client, **extra: str) -> Answer:
+    return AtTheDoor(client).post("/games/new/", {**NEW_GAME, "players": "Bob"}, **extra)
 
 
 def been_here(*clients: Client) -> None:
@@ -125,14 +130,16 @@ def test_moves_over_the_limit_are_refused_and_the_table_stays_as_it_was(
 ) -> None:
     game = create_game(alice, players="Bob")
     settings.YATZY_RATES["move"]["browser"] = (3, 60)
-    rolled = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
+    rolled = AtTheDoor(alice).post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     assert rolled.status_code == 200
     for die in ("0", "1"):
-        held = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": die}, **HTMX)
+        held = AtTheDoor(alice).post(
+            f"/g/{game.code}/hold/", {"version": version(game), "die": die}, **HTMX
+        )
         assert held.status_code == 200
     before = fresh(game).version
 
-    refused = alice.post(f"/g/{game.code}/roll/", {"version": str(before)}, **HTMX)
+    refused = AtTheDoor(alice).post(f"/g/{game.code}/roll/", {"version": str(before)}, **HTMX)
 
     assert refused.status_code == 429
     # htmx puts it in place of the page, which links back to the table
@@ -148,11 +155,11 @@ def test_joining_counts_the_seats_taken_not_the_page_looked_at(
     been_here(bob)
     settings.YATZY_RATES["join"]["browser"] = (1, 60)
     for _ in range(3):
-        assert bob.get(f"/g/{game.code}/join/").status_code == 200
+        assert AtTheDoor(bob).get(f"/g/{game.code}/join/").status_code == 200
     other = create_game(alice, invites="1")
-    assert bob.post(f"/g/{game.code}/join/", {"name": "Bob"}).status_code == 302
+    assert AtTheDoor(bob).post(f"/g/{game.code}/join/", {"name": "Bob"}).status_code == 302
 
-    refused = bob.post(f"/g/{other.code}/join/", {"name": "Bob"})
+    refused = AtTheDoor(bob).post(f"/g/{other.code}/join/", {"name": "Bob"})
 
     assert refused.status_code == 429
     assert not other.seats.filter(name="Bob").exists()
@@ -165,9 +172,9 @@ def test_a_personal_link_counts_as_joining(
     token = game.seats.get(kind="remote").token
     been_here(bob)
     settings.YATZY_RATES["join"]["browser"] = (1, 60)
-    assert bob.get(f"/g/{game.code}/seat/{token}/").status_code == 302
+    assert AtTheDoor(bob).get(f"/g/{game.code}/seat/{token}/").status_code == 302
 
-    assert bob.get(f"/g/{game.code}/seat/{token}/").status_code == 429
+    assert AtTheDoor(bob).get(f"/g/{game.code}/seat/{token}/").status_code == 429
 
 
 def test_a_request_the_view_does_not_take_is_refused_without_being_counted(
@@ -175,7 +182,7 @@ def test_a_request_the_view_does_not_take_is_refused_without_being_counted(
 ) -> None:
     been_here(alice)
     settings.YATZY_RATES["create"]["browser"] = (1, 60)
-    assert alice.get("/games/new/").status_code == 405
+    assert AtTheDoor(alice).get("/games/new/").status_code == 405
 
     assert new_game(alice).status_code == 302
 
@@ -200,3 +207,36 @@ def test_a_store_that_fails_limits_nothing(alice: Client, settings, limits_on: L
     settings.YATZY_RATES["create"]["browser"] = (1, 60)
 
     assert [new_game(alice).status_code for _ in range(2)] == [302, 302]
+
+
+def test_a_refusal_is_answered_after_a_pause_and_an_allowed_request_is_not(
+    alice: Client, settings, limits_on: LimitsClock
+) -> None:
+    """A client that asks again as soon as it is answered (a flood) is held to a
+    request per pause and connection (yatzy_site/door.py)."""
+    been_here(alice)
+    settings.YATZY_RATES["create"]["browser"] = (1, 60)
+    settings.YATZY_REFUSAL_DELAY_MS = 300
+    asked = time.monotonic()
+    assert new_game(alice).status_code == 302
+    allowed_s = time.monotonic() - asked
+
+    asked = time.monotonic()
+    assert new_game(alice).status_code == 429
+
+    assert time.monotonic() - asked >= 0.3
+    assert allowed_s < 0.3 or allowed_s < time.monotonic() - asked  # no pause of its own
+
+
+def test_the_test_client_goes_past_the_door(
+    alice: Client, settings, limits_on: LimitsClock
+) -> None:
+    """What the tests above go through the ASGI application for: the limits are not a
+    middleware of Django's chain (a refusal there cost the tables two trips to the
+    sync thread), and Django's test Client does not meet them."""
+    been_here(alice)
+    settings.YATZY_RATES["create"]["browser"] = (1, 60)
+    assert new_game(alice).status_code == 302
+    assert new_game(alice).status_code == 429
+
+    assert alice.post("/games/new/", {**NEW_GAME, "players": "Bob"}).status_code == 302
