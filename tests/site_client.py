@@ -34,9 +34,6 @@ class Answer:
     def __getitem__(self, name: str) -> str:
         return self.headers[name.lower()]
 
-    def __contains__(self, name: str) -> bool:
-        return name.lower() in self.headers
-
 
 class AtTheDoor:
     """``client``'s browser, asking through the door."""

@@ -70,7 +70,7 @@ if django.VERSION < (6, 0):
 
 MIDDLEWARE = [
     "yatzy_site.monitoring.timed",  # first: times every request, static files included
-    # (a request over its limits was refused before Django's handler: yatzy_site/door.py)
+    # (a request over its limits is refused before this chain: yatzy_site/door.py)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

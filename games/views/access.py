@@ -21,7 +21,6 @@ from games.errors import ActionError
 from games.models import Game
 from games.rendering import render_table, table_page, table_partial
 from games.viewer import Viewer, peek_viewer, remember_seats, viewer_from_session
-from games.views.whole_page import in_place_of_the_page
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -185,3 +184,14 @@ def error_page(request: HttpRequest, error: ActionError, back: str = "") -> Http
     return in_place_of_the_page(
         request, render(request, "games/error.html", context, status=error.status)
     )
+
+
+def in_place_of_the_page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response``, a page of its own, told to htmx to take the whole page's place
+    when an htmx request asked. Read from the headers: some requests are refused
+    (a Host Django does not serve, a limit passed) before the middleware that reads
+    them into ``request.htmx`` has run."""
+    if HtmxDetails(request):
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    return response

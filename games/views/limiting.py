@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from games import language, limits
-from games.views.whole_page import in_place_of_the_page
+from games.views.access import in_place_of_the_page
 
 POST = frozenset({"POST"})
 LOOK = frozenset({"GET", "HEAD"})

@@ -213,19 +213,18 @@ def test_a_refusal_is_answered_after_a_pause_and_an_allowed_request_is_not(
     alice: Client, settings, limits_on: LimitsClock
 ) -> None:
     """A client that asks again as soon as it is answered (a flood) is held to a
-    request per pause and connection (yatzy_site/door.py)."""
+    request per pause and connection (yatzy_site/door.py). The pause is long enough
+    that an allowed request, even on a busy machine, is answered well within it."""
     been_here(alice)
     settings.YATZY_RATES["create"]["browser"] = (1, 60)
-    settings.YATZY_REFUSAL_DELAY_MS = 300
+    settings.YATZY_REFUSAL_DELAY_MS = 2000
     asked = time.monotonic()
     assert new_game(alice).status_code == 302
-    allowed_s = time.monotonic() - asked
+    assert time.monotonic() - asked < 2
 
     asked = time.monotonic()
     assert new_game(alice).status_code == 429
-
-    assert time.monotonic() - asked >= 0.3
-    assert allowed_s < 0.3 or allowed_s < time.monotonic() - asked  # no pause of its own
+    assert time.monotonic() - asked >= 2
 
 
 def test_the_test_client_goes_past_the_door(
