@@ -103,7 +103,7 @@ class Solver:
         """
         global _BUILDING
         layers = range(self.count - 1, down_to - 1, -1)
-        counts = {used: self.count_positions(used) for used in layers}
+        counts = {used: len(self._solved_positions(used)[0]) for used in layers}
         total = sum(counts.values())
         work = sum(counts[used] * (self.count - used + _TURN_COST) for used in layers)
         workers = workers or os.cpu_count() or 1
@@ -117,7 +117,7 @@ class Solver:
                 solve = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
             done, work_done = 0, 0
             for used in layers:
-                masks, ups, boxes = self._positions(used)
+                masks, ups, boxes = self._solved_positions(used)
                 chunks = [
                     (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
                     for s in range(0, len(masks), CHUNK)
@@ -144,10 +144,10 @@ class Solver:
         drawn from every layer in proportion to its size (the values they read do not
         change the cost: the tables need not be built)."""
         rng = np.random.default_rng(seed)
-        total = self.count_positions()
+        total = self.count_solved()
         sample: list[tuple[np.ndarray, ...]] = []
         for used in range(self.count):
-            masks, ups, boxes = self._positions(used)
+            masks, ups, boxes = self._solved_positions(used)
             chosen = np.sort(rng.choice(len(masks), max(1, size * len(masks) // total)))
             sample.append((masks[chosen], ups[chosen], boxes[chosen]))
         masks, ups, boxes = (np.concatenate(column) for column in zip(*sample, strict=True))
@@ -155,6 +155,12 @@ class Solver:
         for s in range(0, len(masks), CHUNK):
             self.turn_value(masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
         return (time.process_time() - started) / len(masks)
+
+    def count_solved(self) -> int:
+        """How many positions a build solves: every reachable one, except that the
+        positions of a scorecard where the upper bonus is out of reach share one
+        value (``_solved_positions``)."""
+        return sum(len(self._solved_positions(used)[0]) for used in range(self.count))
 
     @property
     def expected_score(self) -> float:
@@ -176,6 +182,32 @@ class Solver:
             ups = np.concatenate([ups, ups[box_used]])[order]
             boxes = np.concatenate([boxes, np.ones(box_used.sum(), dtype=boxes.dtype)])[order]
         return masks, ups.astype(np.int64), boxes
+
+    def _solved_positions(self, used: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The positions with ``used`` categories filled that a build solves.
+
+        Where the upper rows still open cannot reach the bonus, however they are
+        scored, the upper points so far change nothing that is to come: every such
+        level of a scorecard has the value of level 0 (always reachable, and out of
+        reach of the bonus whenever any level is), which ``_solve_chunk`` copies to
+        the others. About a third of a whole game's positions."""
+        masks, ups, boxes = self._positions(used)
+        keep = (ups == 0) | (ups >= self._dead_levels[self._upper_masks(masks)])
+        return masks[keep], ups[keep], boxes[keep]
+
+    @cached_property
+    def _dead_levels(self) -> np.ndarray:
+        """dead[upper categories used (6 bits)]: the upper levels 0..dead - 1 cannot
+        reach the bonus any more (with the most dice of its face in every upper row
+        still open), 0 where every level can."""
+        n, cap = self.variant.table.dice_count, self.variant.threshold
+        dead = np.zeros(64, dtype=np.int64)
+        if not self.upper[0]:
+            return dead
+        for mask in range(64):
+            most = n * sum(face for face in range(1, 7) if not mask >> (face - 1) & 1)
+            dead[mask] = max(cap - most, 0)
+        return dead
 
     def _layer_masks(self, used: int) -> np.ndarray:
         """The sets of categories used (bit masks) with ``used`` of them filled."""
@@ -397,6 +429,12 @@ _BUILDING: Solver | None = None  # the solver whose layer forked workers are sol
 def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
     """Solve and store a chunk of positions (in a forked worker); how many it solved."""
     assert _BUILDING is not None
+    solver = _BUILDING
     masks, ups, boxes = chunk
-    _BUILDING.values[_BUILDING.row_of(masks), ups, boxes] = _BUILDING.turn_value(*chunk)
+    rows, values = solver.row_of(masks), solver.turn_value(*chunk)
+    solver.values[rows, ups, boxes] = values
+    # level 0 stands for every level out of reach of the bonus (_solved_positions)
+    dead = np.where(ups == 0, solver._dead_levels[solver._upper_masks(masks)], 0)
+    which, levels = np.nonzero(np.arange(solver.levels)[None, :] < dead[:, None])
+    solver.values[rows[which], levels, boxes[which]] = values[which]
     return len(masks)

@@ -89,10 +89,11 @@ def estimate(variant: Variant, workers: int | None = None) -> str:
     """How long building ``variant``'s tables will take, measured on a sample."""
     solver = solver_of(variant)
     workers = workers or os.cpu_count() or 1
-    positions = solver.count_positions()
-    seconds = solver.sample_seconds() * positions
+    positions, solved = solver.count_positions(), solver.count_solved()
+    seconds = solver.sample_seconds() * solved
     return (
-        f"{variant.name}: {positions:,} positions, {_size(solver.values.nbytes)}; about "
+        f"{variant.name}: {positions:,} positions ({solved:,} to solve), "
+        f"{_size(solver.values.nbytes)}; about "
         f"{_duration(seconds / workers)} on {workers} cores ({_duration(seconds)} of CPU time)"
     )
 

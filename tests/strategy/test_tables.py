@@ -117,7 +117,7 @@ def test_solve_says_what_a_build_will_cost_before_and_what_it_cost_after(
     call_command("solve", "--variant", "maxi_yatzy-forced", stdout=said)
 
     before, *after = said.getvalue().splitlines()
-    assert before.startswith("maxi_yatzy-forced: 1,265 positions, ")
+    assert before.startswith("maxi_yatzy-forced: 1,265 positions (")
     assert " on " in before and " cores " in before
     assert "expected score 184.9779" in after[0]
     assert "s wall time" in after[1] and "s CPU time" in after[1]
