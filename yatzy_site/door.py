@@ -10,7 +10,9 @@ as it is answered is then held to a request a second per connection, instead of
 taking the process's time from the tables. bench/flood.py measures both
 (docs/performance.md).
 
-The 429 is timed, counted and logged as every answer is (``monitoring.observe``).
+The 429 is timed, counted and logged as every answer is (``monitoring.observe``), and
+carries the security headers every answer does: Django's own middleware for them
+(security, clickjacking, Content-Security-Policy) is run on it (``guarded``).
 Sockets are counted where they connect (``games.consumers``), and refused with 4429.
 """
 
@@ -21,12 +23,15 @@ import io
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import django
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.security import SecurityMiddleware
 
 from games.views.limiting import counted, kind_of, too_many
 from yatzy_site import monitoring
@@ -64,9 +69,24 @@ async def refusal(scope: dict[str, Any]) -> HttpResponse | None:
     if over is None:
         return None
     await asyncio.sleep(settings.YATZY_REFUSAL_DELAY_MS / 1000)
-    response = too_many(request, over)
+    response = guarded(request, too_many(request, over))
     monitoring.observe(request, response, began)
     return response
+
+
+def guarded(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """``response`` with the headers Django's security, clickjacking and (Django 6)
+    Content-Security-Policy middleware give every answer the handler makes: those
+    middleware themselves, with ``response`` as what they wrap."""
+    guards = [SecurityMiddleware, XFrameOptionsMiddleware]
+    if django.VERSION >= (6, 0):
+        from django.middleware.csp import ContentSecurityPolicyMiddleware
+
+        guards.append(ContentSecurityPolicyMiddleware)
+    chain: Any = lambda request: response  # noqa: E731
+    for guard in guards:
+        chain = guard(chain)
+    return chain(request)
 
 
 async def answer(send: Send, response: HttpResponse) -> None:

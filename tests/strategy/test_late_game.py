@@ -94,6 +94,8 @@ def late_game() -> dict[str, Solver]:
         ("maxi_yatzy", ("sixes", "maxi_yatzy"), 60),
         ("maxi_yatzy", ("full_straight", "tower"), 40),
         ("maxi_yatzy", ("fives", "house"), 72),
+        ("maxi_yatzy", ("ones", "tower"), 30),  # the bonus out of reach: level 0's value
+        ("yatzy", ("twos", "chance"), 20),
         ("yatzy", ("sixes", "yatzy"), 50),
         ("yatzy", ("small_straight", "large_straight"), 63),
     ],

@@ -1,6 +1,7 @@
-"""Full Maxi Yatzy played by its solved table through the rules engine. Its table is
-built by hand (``manage.py solve --variant maxi_yatzy``, ~45 minutes of CPU), never by
-the tests: without it this module is skipped."""
+"""Full Maxi Yatzy played by its solved tables through the rules engine, with and
+without a declared target. Their tables are built by hand (``manage.py solve --variant
+maxi_yatzy``, ``--variant maxi_yatzy-declared``: minutes of both cores), never by the
+tests: a variant whose table is missing is skipped."""
 
 from __future__ import annotations
 
@@ -14,19 +15,21 @@ from games.strategy import tables
 from games.strategy.solver import Variant
 from tests.strategy.test_solver import play_optimally
 
-MAXI = Variant("maxi_yatzy")
 
-pytestmark = pytest.mark.skipif(
-    not tables.ready(MAXI), reason="no full Maxi Yatzy table: manage.py solve --variant maxi_yatzy"
+@pytest.mark.parametrize(
+    "options",
+    [rules.TableOptions(), rules.TableOptions(declared_target=True)],
+    ids=["maxi_yatzy", "maxi_yatzy-declared"],
 )
-
-
-def test_perfect_maxi_yatzy_scores_what_the_solver_expects() -> None:
-    solver = tables.load(MAXI)
+def test_perfect_maxi_yatzy_scores_what_the_solver_expects(options: rules.TableOptions) -> None:
+    variant = Variant.of("maxi_yatzy", options)
+    if not tables.ready(variant):
+        pytest.skip(f"no {variant.name} table: manage.py solve --variant {variant.name}")
+    solver = tables.load(variant)
     assert solver is not None
     rng = random.Random(2036)
 
-    scores = [play_optimally(rules.TableOptions(), "maxi_yatzy", rng) for _ in range(300)]
+    scores = [play_optimally(options, "maxi_yatzy", rng) for _ in range(300)]
 
     mean, error = statistics.fmean(scores), statistics.stdev(scores) / len(scores) ** 0.5
     assert abs(mean - solver.expected_score) < 2 * error, (mean, solver.expected_score, error)

@@ -239,3 +239,20 @@ def test_the_test_client_goes_past_the_door(
     assert new_game(alice).status_code == 429
 
     assert alice.post("/games/new/", {**NEW_GAME, "players": "Bob"}).status_code == 302
+
+
+def test_the_429_carries_the_security_headers_every_answer_does(
+    alice: Client, settings, limits_on: LimitsClock
+) -> None:
+    been_here(alice)
+    settings.YATZY_RATES["create"]["browser"] = (1, 60)
+    new_game(alice)
+    page = AtTheDoor(alice).get("/")
+
+    refused = new_game(alice)
+
+    assert refused.status_code == 429
+    for header in ("X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
+        assert refused[header] == page[header]
+    if "content-security-policy" in page.headers:  # Django 6
+        assert refused["Content-Security-Policy"] == page["Content-Security-Policy"]
