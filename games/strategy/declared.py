@@ -22,6 +22,7 @@ alone, then scoring c. Each W_c is exact and cheap:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from math import comb
 
@@ -39,8 +40,14 @@ class DeclaredSolver(Solver):
     rolls of the best category to declare on each (``target_rows``)."""
 
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        targets, offset = target_rows(self, masks, ups, boxes)
-        return self._probability @ targets.max(axis=0) + offset
+        offset = self.offset(masks, ups, boxes)
+        best = np.full((len(self.space.rolls), len(masks)), -np.inf, dtype=np.float32)
+        for _, columns, value in each_target(self, masks, ups, boxes, offset):
+            if len(columns) == len(masks):
+                np.maximum(best, value, out=best, casting="unsafe")
+            else:
+                best[:, columns] = np.maximum(best[:, columns], value)
+        return self._probability @ best + offset
 
 
 def target_rows(
@@ -49,10 +56,22 @@ def target_rows(
     """(C, R, B) W_c: the value of declaring each category on each first roll, for
     each position, less the position's offset (returned with it, ``Solver.offset``);
     minus infinity for a category already used."""
-    variant, space = solver.variant, solver.space
     offset = solver.offset(masks, ups, boxes)
+    targets = np.full((solver.count, len(solver.space.rolls), len(masks)), -np.inf, np.float32)
+    for c, columns, value in each_target(solver, masks, ups, boxes, offset):
+        targets[c][:, columns] = value
+    return targets, offset
+
+
+def each_target(
+    solver: Solver, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, offset: np.ndarray
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """For each category still open somewhere: it, the positions where it is open, and
+    (R, those positions) the value of declaring it on each first roll, less ``offset``.
+    One at a time: a build keeps only the best of them (Maxi Yatzy's 20 would take
+    38 MB a chunk)."""
+    variant, space = solver.variant, solver.space
     allowed = solver.open_categories(masks)
-    targets = np.full((solver.count, len(space.rolls), len(masks)), -np.inf, dtype=np.float32)
     bonus = _bonus_in_play(solver, masks, boxes)
     for c in range(solver.count):
         columns = np.flatnonzero(allowed[c])
@@ -79,8 +98,7 @@ def target_rows(
             alike, which = np.unique(_alike_points(solver, c, *at), axis=0, return_inverse=True)
             aimed = _aim(space.count, tuple(_points(solver, c, row) for row in alike))  # (n, R)
             value = aimed[which.ravel()].T + follow[None, :]
-        targets[c][:, columns] = value
-    return targets, offset
+        yield c, columns, value
 
 
 def aimed_rows(

@@ -266,6 +266,16 @@ class Solver:
         return work, offset
 
     @cached_property
+    def _scoring(self) -> list[np.ndarray | None]:
+        """Per category, the rolls that score in it, where they are fewer than half:
+        scored on the others it is worth what follows alone (the same for every
+        roll), so ``_choose_rows`` takes the best of that once and works on these
+        rows only (Maxi Yatzy's straights, houses, tower and the like)."""
+        rolls = len(self.space.rolls)
+        found = [np.flatnonzero(points > 0) for points in self.scores]
+        return [rows if len(rows) < rolls // 2 else None for rows in found]
+
+    @cached_property
     def _probability(self) -> np.ndarray:
         return self.space.roll_probability.astype(np.float32)
 
@@ -313,6 +323,7 @@ class Solver:
         best[:] = -np.inf
         scratch = np.empty_like(best)
         offset = self.offset(masks, ups, boxes)
+        scored_nothing = np.full(len(masks), -np.inf, dtype=np.float32)
         for c in range(self.count):
             if not allowed[c].any():
                 continue
@@ -329,8 +340,14 @@ class Solver:
                     scratch[rows] = self._score_rows[c, rows] + follow[None, :]
             else:
                 follow = np.where(allowed[c], self.values[nxt, ups, boxes] - offset, -np.inf)
+                rows = self._scoring[c]
+                if rows is not None:  # a category most rolls score nothing in
+                    np.maximum(scored_nothing, follow, out=scored_nothing)
+                    best[rows] = np.maximum(best[rows], self._score_rows[c, rows] + follow)
+                    continue
                 np.add(self._score_rows[c], follow[None, :], out=scratch)
             np.maximum(best, scratch, out=best)
+        np.maximum(best, scored_nothing[None, :], out=best)
         if variant.jokers:  # the rolls of five alike where the Yahtzee box is used
             alike = np.flatnonzero(self.alike)
             joker = np.flatnonzero((masks >> variant.yahtzee_index) & 1)
