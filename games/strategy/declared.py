@@ -42,11 +42,8 @@ class DeclaredSolver(Solver):
     def turn_value(self, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         offset = self.offset(masks, ups, boxes)
         best = np.full((len(self.space.rolls), len(masks)), -np.inf, dtype=np.float32)
-        for _, columns, value in each_target(self, masks, ups, boxes, offset):
-            if len(columns) == len(masks):
-                np.maximum(best, value, out=best, casting="unsafe")
-            else:
-                best[:, columns] = np.maximum(best[:, columns], value)
+        for _, value in each_target(self, masks, ups, boxes, offset):
+            np.maximum(best, value, out=best, casting="unsafe")
         return self._probability @ best + offset
 
 
@@ -58,47 +55,61 @@ def target_rows(
     minus infinity for a category already used."""
     offset = solver.offset(masks, ups, boxes)
     targets = np.full((solver.count, len(solver.space.rolls), len(masks)), -np.inf, np.float32)
-    for c, columns, value in each_target(solver, masks, ups, boxes, offset):
-        targets[c][:, columns] = value
+    for c, value in each_target(solver, masks, ups, boxes, offset):
+        targets[c] = value
     return targets, offset
 
 
 def each_target(
     solver: Solver, masks: np.ndarray, ups: np.ndarray, boxes: np.ndarray, offset: np.ndarray
-) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
-    """For each category still open somewhere: it, the positions where it is open, and
-    (R, those positions) the value of declaring it on each first roll, less ``offset``.
-    One at a time: a build keeps only the best of them (Maxi Yatzy's 20 would take
-    38 MB a chunk)."""
+) -> Iterator[tuple[int, np.ndarray]]:
+    """For each category still open somewhere: it, and (R, B) the value of declaring
+    it on each first roll, less ``offset``; minus infinity where it is used. One at a
+    time: a build keeps only the best of them (Maxi Yatzy's 20 would take 38 MB a
+    chunk). Every position's column, open or not: picking out the open ones' columns
+    of an (R, B) array costs more than the rest of the category's work."""
     variant, space = solver.variant, solver.space
     allowed = solver.open_categories(masks)
     bonus = _bonus_in_play(solver, masks, boxes)
+    used = np.flatnonzero(~allowed.all(axis=0))  # the columns some category is not open in
     for c in range(solver.count):
-        columns = np.flatnonzero(allowed[c])
-        if not len(columns):
+        if not allowed[c].any():
             continue
-        nxt = solver.row_of(masks[columns] | (1 << c))
-        at = (masks[columns], ups[columns], boxes[columns])
+        closed = np.where(allowed[c], 0, -np.inf).astype(np.float32)  # (B,)
+        nxt = solver.row_of(masks | (1 << c))
         if solver.upper[c]:
-            by_count = solver.by_count(c, *at) - offset[columns]
-            value = _keep_the_face(space.count, by_count)[solver.counts[c]]
-            general = columns[bonus[columns]]
+            by_count = solver.by_count(c, masks, ups, boxes) - offset
+            face = _keep_the_face(space.count, by_count) + closed[None, :]
+            value = face[solver.counts[c]]
+            general = np.flatnonzero(bonus & allowed[c])
             if len(general):
-                in_play = np.flatnonzero(bonus[columns])
-                value[:, in_play] = aimed_rows(
+                value[:, general] = aimed_rows(
                     solver, c, masks[general], ups[general], boxes[general], offset[general]
                 )
         elif c == variant.yahtzee_index:
-            missed = solver.values[nxt, ups[columns], 0] - offset[columns]
-            hit = solver.values[nxt, ups[columns], 1] + 50 - offset[columns]
+            missed = solver.values[nxt, ups, 0] - offset
+            hit = solver.values[nxt, ups, 1] + 50 - offset
             chance = _aim(space.count, (tuple(solver.alike * 1.0),))[0]
             value = missed[None, :] + chance[:, None] * (hit - missed)[None, :]
+            value[:, used[~allowed[c, used]]] = -np.inf
         else:
-            follow = solver.values[nxt, ups[columns], boxes[columns]] - offset[columns]
-            alike, which = np.unique(_alike_points(solver, c, *at), axis=0, return_inverse=True)
+            follow = solver.values[nxt, ups, boxes] - offset + closed
+            alike, which = _distinct(_alike_points(solver, c, masks, ups, boxes))
             aimed = _aim(space.count, tuple(_points(solver, c, row) for row in alike))  # (n, R)
-            value = aimed[which.ravel()].T + follow[None, :]
-        yield c, columns, value
+            if len(alike) == 1:
+                value = aimed[0][:, None] + follow[None, :]
+            else:
+                value = aimed[which].T + follow[None, :]
+        yield c, value
+
+
+def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` and the index of each row among them (all alike
+    off Yahtzee tables: no sort then)."""
+    if (rows == rows[:1]).all():
+        return rows[:1], np.zeros(len(rows), dtype=np.int64)
+    distinct, which = np.unique(rows, axis=0, return_inverse=True)
+    return distinct, which.ravel()
 
 
 def aimed_rows(
