@@ -3,7 +3,8 @@
 Without arguments it builds Scandinavian Yatzy and American Yahtzee with their default
 options (the tables the site's advice and computer players use first); the others are
 built when first asked for (small ones on the spot, the rest in a process of their own:
-``tables.build_later``), except full Maxi Yatzy, built only when asked for by name.
+``tables.build_later``), except full Maxi Yatzy (plain or declared), built only when
+asked for by name.
 """
 
 from __future__ import annotations

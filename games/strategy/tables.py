@@ -85,12 +85,20 @@ def build(
     return load(variant) or solver  # memory-mapped, as every other process sees it
 
 
+# Workers on every core cost this much more CPU a position than one process alone (they
+# share the CPU's caches): Yatzy 4.3-4.4 CPU-s on two against 3.7 in one, Maxi Yatzy 684
+# on two against ~540 sampled in one (docs/strategy.md).
+WORKERS_SHARING = 1.25
+
+
 def estimate(variant: Variant, workers: int | None = None) -> str:
     """How long building ``variant``'s tables will take, measured on a sample."""
     solver = solver_of(variant)
     workers = workers or os.cpu_count() or 1
     positions, solved = solver.count_positions(), solver.count_solved()
     seconds = solver.sample_seconds() * solved
+    if workers > 1:
+        seconds *= WORKERS_SHARING  # measured in this process alone
     return (
         f"{variant.name}: {positions:,} positions ({solved:,} to solve), "
         f"{_size(solver.values.nbytes)}; about "
@@ -140,8 +148,9 @@ _BUILD_AGAIN_AFTER = 600.0  # seconds: a build that died is tried again, not at 
 def builds_by_itself(variant: Variant) -> bool:
     """Whether this server builds ``variant``'s tables unasked when a table first needs
     them (``build_later``): not where it builds no tables (``builds_missing``), nor
-    whole Maxi Yatzy games, whose build takes ~25 minutes of both cores (``manage.py
-    solve --variant maxi_yatzy`` builds them). Where it does not, the pages name the
+    whole Maxi Yatzy games, plain or declared, whose build takes 6 to 30 minutes of
+    both cores, as fast as the machine is (``manage.py solve --variant maxi_yatzy``
+    builds them). Where it does not, the pages name the
     command that builds them."""
     return builds_missing() and (variant.ruleset != "maxi_yatzy" or variant.small)
 
