@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 
 from games import analysis, rules, services
-from games.strategy import advice
+from games.models import Game
+from games.strategy import advice, tables
 from games.strategy.solver import Variant
 from tests.conftest import (
     create_game,
@@ -308,3 +309,46 @@ def test_the_review_prices_a_declaration_as_a_decision_of_its_own(
     assert card.total_loss == pytest.approx(sum(d.loss for d in result.decisions.values()))
     page = alice.get(f"/g/{game.code}/review/").content.decode()
     assert "best was declare Sixes as target" in page
+
+
+@pytest.mark.parametrize(
+    "options",
+    [rules.TableOptions(), rules.TableOptions(declared_target=True)],
+    ids=["maxi_yatzy", "maxi_yatzy-declared"],
+)
+def test_full_maxi_yatzy_once_built_has_its_perfect_player_and_review(
+    alice: Client, options: rules.TableOptions
+) -> None:
+    """Full Maxi Yatzy's tables are built by hand (``manage.py solve``, docs/strategy.md);
+    where they are, a Perfect computer player plays by them from the first turn and the
+    review judges every decision against them. Skipped where they are not built."""
+    variant = Variant.of("maxi_yatzy", options)
+    if not tables.ready(variant):
+        pytest.skip(f"no {variant.name} table: manage.py solve --variant {variant.name}")
+    declared = "on" if options.declared_target else ""
+    game = create_game(
+        alice, ruleset="maxi_yatzy", declared_target=declared, bots="1", bot_level="perfect"
+    )
+    while fresh(game).status == Game.Status.PLAYING:
+        if services.bot_move(game.code, fresh(game).version):
+            continue
+        alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+        chosen = {"category": fresh(game).engine_state().open_categories(0)[0]}
+        if options.declared_target:
+            alice.post(f"/g/{game.code}/declare/", {"version": version(game), **chosen})
+        scored = alice.post(
+            f"/g/{game.code}/score/", {"version": version(game), **chosen, "confirm": "1"}
+        )
+        assert scored.status_code == 302, scored.content.decode()[:500]
+
+    result = analysis.analyse(fresh(game))
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    solver = tables.load(variant)
+    assert solver is not None
+    assert [card.expected_start for card in result.cards] == pytest.approx(
+        [solver.expected_score] * 2
+    )
+    assert all(decision.played_as == "" for decision in result.decisions.values())
+    assert "manage.py solve" not in page
+    assert "Computer 1 (Perfect)" in page
