@@ -320,19 +320,28 @@ def test_full_maxi_yatzy_once_built_has_its_perfect_player_and_review(
     alice: Client, options: rules.TableOptions
 ) -> None:
     """Full Maxi Yatzy's tables are built by hand (``manage.py solve``, docs/strategy.md);
-    where they are, a Perfect computer player plays by them from the first turn and the
-    review judges every decision against them. Skipped where they are not built."""
+    where they are, a Perfect computer player plays by them from the first turn, the
+    coach advises by them, and the review judges every decision against them. Skipped
+    where they are not built."""
     variant = Variant.of("maxi_yatzy", options)
     if not tables.ready(variant):
         pytest.skip(f"no {variant.name} table: manage.py solve --variant {variant.name}")
     declared = "on" if options.declared_target else ""
     game = create_game(
-        alice, ruleset="maxi_yatzy", declared_target=declared, bots="1", bot_level="perfect"
+        alice,
+        ruleset="maxi_yatzy",
+        declared_target=declared,
+        bots="1",
+        bot_level="perfect",
+        coach="on",
     )
+    hints = []
     while fresh(game).status == Game.Status.PLAYING:
         if services.bot_move(game.code, fresh(game).version):
             continue
         alice.post(f"/g/{game.code}/roll/", {"version": version(game)})
+        if not hints:
+            hints.append(alice.get(f"/g/{game.code}/hint/", HTTP_HX_REQUEST="true"))
         chosen = {"category": fresh(game).engine_state().open_categories(0)[0]}
         if options.declared_target:
             alice.post(f"/g/{game.code}/declare/", {"version": version(game), **chosen})
@@ -352,3 +361,6 @@ def test_full_maxi_yatzy_once_built_has_its_perfect_player_and_review(
     assert all(decision.played_as == "" for decision in result.decisions.values())
     assert "manage.py solve" not in page
     assert "Computer 1 (Perfect)" in page
+    (hint,) = (response.content.decode() for response in hints)
+    assert "The coach says" in hint and "Expected final score:" in hint
+    assert ("as target" in hint) == options.declared_target  # the declaration first
