@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -169,6 +170,7 @@ def table_response(
     if request.htmx:
         return HttpResponse(render_table(context), status=status)
     context["page"] = broadcast.new_page_id()
+    context["server_now_ms"] = int(time.time() * 1000)  # timer.js: the browser's clock's error
     response = render(request, "games/table.html", context, status=status)
     # A page restored from the browser's cache (a duplicated tab, back and forward)
     # would carry the id of a page still open, whose moves its socket is not sent.

@@ -4,7 +4,9 @@ server's skip when it runs out, pushed to them all (no page asks for it)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import more_options, screenshot
@@ -37,3 +39,23 @@ def test_every_page_counts_down_and_the_turn_is_skipped_at_zero(new_page, site: 
         )
     expect(alice.get_by_role("status").first).to_contain_text("Your turn, Bob.")
     expect(watcher.get_by_role("timer")).to_have_text(COUNTDOWN)  # Bob's own time
+
+
+@pytest.mark.parametrize("minutes", [10, -10], ids=["browser-ahead", "browser-behind"])
+def test_the_countdown_goes_by_the_servers_clock_not_the_browsers(
+    new_page, site: Server, minutes: int
+) -> None:
+    """A phone whose clock is off by minutes still shows the turn's own time left."""
+    page: Page = new_page()
+    page.clock.set_system_time(datetime.now() + timedelta(minutes=minutes))
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    more_options(page)
+    page.get_by_label("Turn timer").select_option("30")
+    page.get_by_label("More players at this screen").fill("Bob")
+    page.get_by_role("button", name="Pass and play").click()
+
+    # 0:00 (ahead: the time looks gone) or 10:2x (behind) where the browser's clock counts
+    expect(page.get_by_role("timer")).to_have_text(
+        re.compile(r"Time left for this turn: 0:(1\d|2\d|30)")
+    )
