@@ -15,14 +15,19 @@ from tests.servers import Server
 COUNTDOWN = re.compile(r"Time left for this turn: 0:[0-3]\d")
 
 
+def thirty_second_turns(page: Page, site: Server) -> None:
+    """Alice and Bob at this screen, 30 seconds a turn."""
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill("Alice")
+    more_options(page)
+    page.get_by_label("Turn timer").select_option("30")
+    page.get_by_label("More players at this screen").fill("Bob")
+    page.get_by_role("button", name="Pass and play").click()
+
+
 def test_every_page_counts_down_and_the_turn_is_skipped_at_zero(new_page, site: Server) -> None:
     alice: Page = new_page(375, 740)
-    alice.goto(site.url + "/")
-    alice.get_by_label("Your name").fill("Alice")
-    more_options(alice)
-    alice.get_by_label("Turn timer").select_option("30")
-    alice.get_by_label("More players at this screen").fill("Bob")
-    alice.get_by_role("button", name="Pass and play").click()
+    thirty_second_turns(alice, site)
     expect(alice.get_by_role("status").first).to_contain_text("Your turn, Alice.")
     watcher: Page = new_page()
     watcher.goto(alice.url)
@@ -48,12 +53,7 @@ def test_the_countdown_goes_by_the_servers_clock_not_the_browsers(
     """A phone whose clock is off by minutes still shows the turn's own time left."""
     page: Page = new_page()
     page.clock.set_system_time(datetime.now() + timedelta(minutes=minutes))
-    page.goto(site.url + "/")
-    page.get_by_label("Your name").fill("Alice")
-    more_options(page)
-    page.get_by_label("Turn timer").select_option("30")
-    page.get_by_label("More players at this screen").fill("Bob")
-    page.get_by_role("button", name="Pass and play").click()
+    thirty_second_turns(page, site)
 
     # 0:00 (ahead: the time looks gone) or 10:2x (behind) where the browser's clock counts
     expect(page.get_by_role("timer")).to_have_text(
