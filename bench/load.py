@@ -42,8 +42,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def site_servers(var_dir: str) -> list[Server]:
     # every table's browsers come from this one address, at rates no household makes:
-    # no limits (bench.flood measures them)
-    env = {"YATZY_VAR_DIR": var_dir, "LOG_LEVEL": "WARNING", "YATZY_LIMITS": "0"}
+    # no limits (bench.flood measures them); and its sockets, which have no session, are
+    # counted by that address against the cap of sockets per browser: no cap either
+    env = {
+        "YATZY_VAR_DIR": var_dir,
+        "LOG_LEVEL": "WARNING",
+        "YATZY_LIMITS": "0",
+        "YATZY_SOCKETS_PER_BROWSER": str(10**9),
+    }
     scale_out = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
     if not scale_out:
         return [Server(env)]

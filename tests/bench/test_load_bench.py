@@ -82,11 +82,13 @@ def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
 
 
 def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
-    report = tiny_load(tmp_path / "results.json", idle=20, env=without_services())
+    # more sockets than a browser may open (20): the bench's, from one address and
+    # without a session, are all counted as one browser's unless the bench lifts the cap
+    report = tiny_load(tmp_path / "results.json", idle=40, env=without_services())
 
     assert report["loads"][0]["project"]["processes"] == 1
     connections = report["connections"]
-    assert connections["idle_sockets"] == 20
+    assert connections["idle_sockets"] == 40
     assert connections["reconnects_failed"] == 0 and connections["consumers_killed"] == 0
     assert len(connections["reconnect_resynced_p50_p90_s"]) == 2
     assert {check["target"] for check in report["targets"]} >= {"idle socket memory KB"}
