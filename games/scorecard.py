@@ -187,6 +187,7 @@ class Scorecard(NamedTuple):
     current_column: int | None  # the scorecard to move, none once the game is over
     rows: tuple[tuple[str, str, str], ...]  # (key, untranslated name, kind) per row
     cells: tuple[tuple[Cell | str, ...], ...]  # each column's cells, top to bottom
+    bonus_line: int  # the upper points that earn the bonus (the legend's pace)
 
 
 def scorecard(
@@ -208,4 +209,5 @@ def scorecard(
             _column(layout, card, state.totals(i), turn if i == current else None, language)
             for i, card in enumerate(state.scorecards)
         ),
+        state.ruleset.bonus_threshold,
     )

@@ -159,6 +159,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
         "heads": tuple(zip(heads, column_titles(state, summary_names), strict=True)),
         "rows": scorecard_rows(state, {}, live=False, declaring=False),
+        "bonus_line": state.ruleset.bonus_threshold,
         "current_column": None,
         "step": step,
         "steps": len(steps),

@@ -414,3 +414,12 @@ def test_a_nul_in_the_player_searched_for_is_left_out_as_from_a_name(
     page = response.content.decode()
     assert abby.code in page and other.code not in page
     assert 'value="ab"' in page
+
+
+def test_the_reviews_legend_says_the_pace_of_the_games_bonus(alice: Client, dice: object) -> None:
+    game = play_to_the_end(alice, create_game(alice, ruleset="maxi_yatzy", upper_only="on"))
+
+    page = alice.get(f"/g/{game.code}/review/").content.decode()
+
+    assert "ahead of (+) or behind (-) an even pace to 75 points so far" in page
+    assert "three of each number" not in page

@@ -659,3 +659,22 @@ def test_a_right_to_left_name_is_isolated_in_every_sentence_and_head_of_the_tabl
         f'<th scope="col" title="\u2068محمد\u2069" class="current" aria-current="true">'
         f"{name.format(arabic)}"
     ) in scored
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "pace"),
+    [
+        ("yatzy", "ahead of (+) or behind (-) three of each number so far"),
+        ("yahtzee", "ahead of (+) or behind (-) three of each number so far"),
+        ("maxi_yatzy", "ahead of (+) or behind (-) an even pace to 75 points so far"),
+    ],
+)
+def test_the_legend_says_the_pace_of_the_tables_bonus(
+    alice: Client, ruleset: str, pace: str
+) -> None:
+    """Maxi Yatzy's bonus line is 75, not three of each number (63)."""
+    game = create_game(alice, ruleset=ruleset, players="Bob")
+
+    page = alice.get(f"/g/{game.code}/").content.decode()
+
+    assert pace in page
