@@ -71,7 +71,6 @@ def each_target(
     variant, space = solver.variant, solver.space
     allowed = solver.open_categories(masks)
     bonus = _bonus_in_play(solver, masks, boxes)
-    used = np.flatnonzero(~allowed.all(axis=0))  # the columns some category is not open in
     for c in range(solver.count):
         if not allowed[c].any():
             continue
@@ -91,7 +90,7 @@ def each_target(
             hit = solver.values[nxt, ups, 1] + 50 - offset
             chance = _aim(space.count, (tuple(solver.alike * 1.0),))[0]
             value = missed[None, :] + chance[:, None] * (hit - missed)[None, :]
-            value[:, used[~allowed[c, used]]] = -np.inf
+            value[:, ~allowed[c]] = -np.inf
         else:
             follow = solver.values[nxt, ups, boxes] - offset + closed
             alike, which = _distinct(_alike_points(solver, c, masks, ups, boxes))

@@ -103,7 +103,7 @@ class Solver:
         """
         global _BUILDING
         layers = range(self.count - 1, down_to - 1, -1)
-        counts = {used: len(self._solved_positions(used)[0]) for used in layers}
+        counts = {used: self.count_positions(used, solved=True) for used in layers}
         total = sum(counts.values())
         work = sum(counts[used] * (self.count - used + _TURN_COST) for used in layers)
         workers = workers or os.cpu_count() or 1
@@ -117,7 +117,7 @@ class Solver:
                 solve = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context)).map
             done, work_done = 0, 0
             for used in layers:
-                masks, ups, boxes = self._solved_positions(used)
+                masks, ups, boxes = self._positions(used, solved=True)
                 chunks = [
                     (masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
                     for s in range(0, len(masks), CHUNK)
@@ -129,12 +129,14 @@ class Solver:
                         progress(done, total, work_done / work)
         return self.values
 
-    def count_positions(self, used: int | None = None) -> int:
-        """How many reachable positions have ``used`` categories filled (all: None)."""
+    def count_positions(self, used: int | None = None, solved: bool = False) -> int:
+        """How many reachable positions have ``used`` categories filled (all: None);
+        ``solved``: only those a build solves (``_solved_upper``)."""
         if used is None:
-            return sum(self.count_positions(n) for n in range(self.count))
+            return sum(self.count_positions(n, solved) for n in range(self.count))
         masks = self._layer_masks(used)
-        per_mask = self._reachable_upper[self._upper_masks(masks)].sum(axis=1)
+        levels = self._solved_upper if solved else self._reachable_upper
+        per_mask = levels[self._upper_masks(masks)].sum(axis=1)
         if self.variant.jokers:
             per_mask *= 1 + ((masks >> self.variant.yahtzee_index) & 1)
         return int(per_mask.sum())
@@ -146,10 +148,10 @@ class Solver:
         Maxi Yatzy, and their estimate of the build swung from 0.6 to 1.0 times the
         build's; 16,384 take a quarter of a second and held within 10 %."""
         rng = np.random.default_rng(seed)
-        total = self.count_solved()
+        total = self.count_positions(solved=True)
         sample: list[tuple[np.ndarray, ...]] = []
         for used in range(self.count):
-            masks, ups, boxes = self._solved_positions(used)
+            masks, ups, boxes = self._positions(used, solved=True)
             chosen = np.sort(rng.choice(len(masks), max(1, size * len(masks) // total)))
             sample.append((masks[chosen], ups[chosen], boxes[chosen]))
         masks, ups, boxes = (np.concatenate(column) for column in zip(*sample, strict=True))
@@ -158,22 +160,19 @@ class Solver:
             self.turn_value(masks[s : s + CHUNK], ups[s : s + CHUNK], boxes[s : s + CHUNK])
         return (time.process_time() - started) / len(masks)
 
-    def count_solved(self) -> int:
-        """How many positions a build solves: every reachable one, except that the
-        positions of a scorecard where the upper bonus is out of reach share one
-        value (``_solved_positions``)."""
-        return sum(len(self._solved_positions(used)[0]) for used in range(self.count))
-
     @property
     def expected_score(self) -> float:
         """Expected final score of a fresh game under optimal play."""
         return self.value(0, 0, 0)
 
-    def _positions(self, used: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _positions(
+        self, used: int, solved: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every reachable position with ``used`` categories filled, a scorecard's
-        positions side by side."""
+        positions side by side; ``solved``: only those a build solves."""
         masks = self._layer_masks(used)
-        rows, ups = np.nonzero(self._reachable_upper[self._upper_masks(masks)])
+        levels = self._solved_upper if solved else self._reachable_upper
+        rows, ups = np.nonzero(levels[self._upper_masks(masks)])
         masks = masks[rows]
         boxes = np.zeros_like(masks)
         if self.variant.jokers:
@@ -185,17 +184,18 @@ class Solver:
             boxes = np.concatenate([boxes, np.ones(box_used.sum(), dtype=boxes.dtype)])[order]
         return masks, ups.astype(np.int64), boxes
 
-    def _solved_positions(self, used: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The positions with ``used`` categories filled that a build solves.
+    @cached_property
+    def _solved_upper(self) -> np.ndarray:
+        """``_reachable_upper`` less the levels a build does not solve.
 
         Where the upper rows still open cannot reach the bonus, however they are
         scored, the upper points so far change nothing that is to come: every such
         level of a scorecard has the value of level 0 (always reachable, and out of
         reach of the bonus whenever any level is), which ``_solve_chunk`` copies to
         the others. About a third of a whole game's positions."""
-        masks, ups, boxes = self._positions(used)
-        keep = (ups == 0) | (ups >= self._dead_levels[self._upper_masks(masks)])
-        return masks[keep], ups[keep], boxes[keep]
+        levels = np.arange(self.levels)[None, :]
+        own = (levels == 0) | (levels >= self._dead_levels[:, None])
+        return self._reachable_upper & own
 
     @cached_property
     def _dead_levels(self) -> np.ndarray:
@@ -452,7 +452,7 @@ def _solve_chunk(chunk: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
     masks, ups, boxes = chunk
     rows, values = solver.row_of(masks), solver.turn_value(*chunk)
     solver.values[rows, ups, boxes] = values
-    # level 0 stands for every level out of reach of the bonus (_solved_positions)
+    # level 0 stands for every level out of reach of the bonus (_solved_upper)
     dead = np.where(ups == 0, solver._dead_levels[solver._upper_masks(masks)], 0)
     which, levels = np.nonzero(np.arange(solver.levels)[None, :] < dead[:, None])
     solver.values[rows[which], levels, boxes[which]] = values[which]

@@ -95,7 +95,7 @@ def estimate(variant: Variant, workers: int | None = None) -> str:
     """How long building ``variant``'s tables will take, measured on a sample."""
     solver = solver_of(variant)
     workers = workers or os.cpu_count() or 1
-    positions, solved = solver.count_positions(), solver.count_solved()
+    positions, solved = solver.count_positions(), solver.count_positions(solved=True)
     seconds = solver.sample_seconds() * solved
     if workers > 1:
         seconds *= WORKERS_SHARING  # measured in this process alone
