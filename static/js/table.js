@@ -514,12 +514,27 @@
   // itself, without the CSRF header (a table swapped in carries no CSRF field: htmx
   // sends the token in a header), and the whole page would become "This page has
   // expired". htmx takes a table over as it swaps it in (defaultSettleDelay 0 in
-  // base.html; with htmx's 20 ms a die tapped at once was such a click): should one
-  // come all the same, it is dropped. By the time a submission reaches the document,
-  // htmx has cancelled the browser's own sending of every form it handles.
+  // base.html; with htmx's 20 ms a die tapped at once was such a click), and the page's
+  // own table when the page is ready (DOMContentLoaded), once every deferred script
+  // has come: a press before that (Roll tapped while a script is still on its way) is
+  // made again then, by htmx. Any other is dropped. By the time a submission reaches
+  // the document, htmx has cancelled the browser's own sending of every form it
+  // handles.
+  var pageReady = false; // htmx's own listener, added before this script ran, goes first
+  var pressedEarly = null;
+  document.addEventListener("DOMContentLoaded", function () {
+    pageReady = true;
+    var early = pressedEarly;
+    pressedEarly = null;
+    if (!early || !document.contains(early.form)) return;
+    if (early.button && early.form.contains(early.button)) early.button.click();
+    else early.form.requestSubmit();
+  });
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!event.defaultPrevented && form.matches("#table form[hx-post]")) event.preventDefault();
+    if (event.defaultPrevented || !form.matches("#table form[hx-post]")) return;
+    event.preventDefault();
+    if (!pageReady) pressedEarly = { form: form, button: event.submitter };
   });
 
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
