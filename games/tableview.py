@@ -408,6 +408,12 @@ def host_name(game: Game) -> str:
 
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
+
+    def whole(path: str) -> str:
+        """The link to copy to another device: with the site's address, where a request
+        says it (a push over the socket carries the path, made whole by the page)."""
+        return request.build_absolute_uri(path) if request else path
+
     seats = list(game.seats.all())
     mine = [seat for seat in seats if seat.token in viewer.tokens]
     hosts = seating.host_seats(game, seats)
@@ -426,10 +432,10 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": mine,
         # (the seat's name, its personal link): named once the browser holds several
-        "rejoin_paths": [
-            (seat.name, reverse("rejoin", args=[game.code, seat.token])) for seat in mine
+        "rejoin_links": [
+            (seat.name, whole(reverse("rejoin", args=[game.code, seat.token]))) for seat in mine
         ],
-        "invite_url": request.build_absolute_uri(join_path) if request else join_path,
+        "invite_url": whole(join_path),
         "open_seats": sum(1 for seat in seats if seat.is_open),
         "filled_seats": sum(1 for seat in seats if not seat.is_open),
         "perfect_as_good": perfect_as_good(game, seats),

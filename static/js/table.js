@@ -155,6 +155,17 @@
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("DOMContentLoaded", afterUpdate);
 
+  // A link to copy pushed over the socket comes as a path (a push knows no address of
+  // the site): it is shown and copied whole.
+  function wholeLinks() {
+    document.querySelectorAll("input[data-link]").forEach(function (field) {
+      field.value = new URL(field.value, window.location.href).href;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", wholeLinks);
+  document.addEventListener("htmx:oobAfterSwap", wholeLinks);
+  document.addEventListener("htmx:afterSwap", wholeLinks);
+
   // Copy the invite link. navigator.clipboard exists only on HTTPS and localhost: a
   // site served on the home network (make run on a laptop, friends on their phones)
   // copied nothing, silently. There the older command does it. Either way the button

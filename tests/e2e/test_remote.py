@@ -93,13 +93,16 @@ def test_two_friends_play_a_game_by_invite_link(new_page, site: Server) -> None:
     screenshot(alice, "remote-finished")
 
 
-def bob_in_alices_lobby(new_page, site: Server, bob: Page | None = None) -> tuple[Page, Page]:
-    """Alice's game on ``site``, Bob (``bob``, else a new page) joined by her invite link."""
+def bob_in_alices_lobby(
+    new_page, site: Server, bob: Page | None = None, friends: int = 1
+) -> tuple[Page, Page]:
+    """Alice's game on ``site`` for ``friends`` friends, Bob (``bob``, else a new page)
+    joined by her invite link."""
     alice: Page = new_page()
     alice.goto(site.url + "/")
     alice.get_by_label("Your name").fill("Alice")
     more_options(alice)
-    alice.get_by_label("Friends to invite").fill("1")
+    alice.get_by_label("Friends to invite").fill(str(friends))
     alice.get_by_role("button", name="Create game").click()
     bob = bob or new_page()
     bob.goto(alice.get_by_label("Invite link").input_value())
@@ -298,14 +301,43 @@ def test_the_invite_link_is_copied_and_the_button_says_so(
     alice.get_by_role("button", name="Create game").click()
     link = alice.get_by_label("Invite link").input_value()
 
-    copy = alice.get_by_role("button", name="Copy")
+    copy = alice.locator(".invite").get_by_role("button", name="Copy")
     copy.click()
 
-    expect(alice.get_by_role("button", name="Copied")).to_be_visible()
+    expect(alice.locator(".invite").get_by_role("button", name="Copied")).to_be_visible()
     if clipboard == "none":
         alice.evaluate("delete navigator.clipboard")  # only this check reads it back
     assert alice.evaluate("navigator.clipboard.readText()") == link
     expect(copy).to_be_visible()  # and says Copy again
+
+
+def test_the_personal_link_is_whole_and_copied_also_after_the_lobby_is_pushed(
+    new_page, site: Server
+) -> None:
+    """Bob's link to his seat, to go on on another device: it was shown as a bare path
+    (/g/.../seat/.../), of no use typed on a phone, and had no Copy button. A friend's
+    arrival pushes the lobby over the socket, which knows no address of the site."""
+    alice, bob = bob_in_alices_lobby(new_page, site, friends=2)
+    bob.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    field = bob.get_by_label("Your personal link, to continue on another device:")
+    expect(field).to_have_value(re.compile("^" + re.escape(site.url) + "/g/[^/]+/seat/[^/]+/$"))
+    link = field.input_value()
+
+    carol = new_page()
+    carol.goto(alice.get_by_label("Invite link").input_value())
+    carol.get_by_label("Your name").fill("Carol")
+    carol.get_by_role("button", name="Join").click()
+    # the pushed lobby, once Carol's page is there too (no push to come to cut the copy short)
+    expect(bob.locator(".seats li", has_text="Carol").locator(".online")).to_have_text("here")
+    expect(field).to_have_value(link)
+
+    bob.locator(".rejoin").get_by_role("button", name="Copy").click()
+    expect(bob.locator(".rejoin").get_by_role("button", name="Copied")).to_be_visible()
+    assert bob.evaluate("navigator.clipboard.readText()") == link
+    other_device = new_page()
+    other_device.goto(link)
+    expect(other_device.get_by_text("Carol", exact=True)).to_be_visible()  # Bob's lobby
+    expect(other_device.get_by_label(re.compile("personal link"))).to_have_value(link)
 
 
 def test_the_other_players_moves_are_announced_in_a_region_that_stays(

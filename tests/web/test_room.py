@@ -40,7 +40,7 @@ def test_the_lobby_shows_the_invite_link_and_qr_code(alice: Client, lobby: Game)
     page = alice.get(f"/g/{lobby.code}/lobby/").content.decode()
     qr = alice.get(f"/g/{lobby.code}/qr.svg")
 
-    assert '<label for="invite-link">Invite link</label>' in page
+    assert '<label id="invite-label" for="invite-link">Invite link</label>' in page
     assert f"http://testserver/g/{lobby.code}/join/" in page
     assert "Start game</button>" in page
     assert qr["Content-Type"] == "image/svg+xml"
@@ -55,7 +55,9 @@ def test_each_personal_link_says_whose_seat_it_is(alice: Client, dice: object) -
     carol = shared.seats.get(name="Carol")
     assert "Alice's personal link, to continue on another device:" in page
     assert "Carol's personal link, to continue on another device:" in page
-    assert f"/g/{shared.code}/seat/{carol.token}/" in page
+    # whole, to copy to another device, in a field of its own with a Copy button
+    assert f'value="http://testserver/g/{shared.code}/seat/{carol.token}/"' in page
+    assert 'aria-describedby="rejoin-label-2"' in page
     assert "Your personal link, to continue on another device:" in alone  # one seat: yours
 
 
