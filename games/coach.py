@@ -23,6 +23,12 @@ class Line:
     expected: float  # the expected final score
     behind: float = 0.0  # how much less than the best
 
+    @property
+    def level(self) -> bool:
+        """Whether it is as good as the best to the tenth of a point the page shows:
+        said so, not "(0.0 less)"."""
+        return self.behind < 0.05
+
 
 @dataclass(frozen=True)
 class Hint:

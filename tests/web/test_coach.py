@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
-from games import rules
+from games import coach, rules
 from games.strategy.solver import Variant
 from tests.conftest import create_game, fresh, script_dice, solved_tables, version
 from tests.web.test_table import extra_yahtzee
@@ -153,3 +155,24 @@ def test_the_coach_counts_the_yahtzee_bonus_of_an_extra_yahtzee(alice: Client) -
 
     assert "<strong>Score 30 in Sixes and a Yahtzee bonus of 100</strong>" in english
     assert "<strong>Kirjaa 30 kohtaan Kuutoset ja Yahtzee-bonus 100</strong>" in finnish
+
+
+@pytest.mark.parametrize(
+    ("language", "level", "behind"),
+    [("en", "(about as good)", "(0.4 less)"), ("fi", "(suunnilleen yhtä hyvä)", "(0,4 vähemmän)")],
+)
+def test_a_runner_up_as_good_as_the_best_is_said_so(language: str, level: str, behind: str) -> None:
+    """Two holds of the same worth (the same dice of another face) were "(0.0 less)"."""
+    hint = coach.Hint(
+        best=coach.Line("Hold 2 and roll the rest", 120.26),
+        alternatives=(
+            coach.Line("Hold 3 and roll the rest", 120.25, behind=0.01),
+            coach.Line("Roll all five again", 119.86, behind=0.4),
+        ),
+    )
+    with translation.override(language):
+        body = render_to_string("games/table.html#hint", {"hint": hint})
+
+    runners_up = re.findall(r"<li>(.*?)</li>", body)
+    assert runners_up[0].endswith(level)
+    assert runners_up[1].endswith(behind)
