@@ -112,12 +112,28 @@ def bob_in_alices_lobby(
     return alice, bob
 
 
+# Counts the messages of the page's socket, from each page's start.
+COUNT_PUSHES = """
+window.yatzyPushes = 0;
+document.addEventListener('htmx:wsAfterMessage', () => { window.yatzyPushes += 1; });
+"""
+# the table page, with its socket's first table in (a function: CSP forbids eval)
+LIVE_TABLE = "() => document.getElementById('roll-button') !== null && window.yatzyPushes >= 1"
+
+
 def alice_and_bob_at_the_table(new_page, site: Server) -> tuple[Page, Page]:
-    """Alice's game on ``site``, Bob joined by her invite link, started: her turn."""
+    """Alice's game on ``site``, Bob joined by her invite link, started: her turn, and
+    both pages live (the table their socket brings on connecting is in: a move made
+    before it may be answered by that table instead, which replaces the one the
+    answer was for)."""
     alice, bob = bob_in_alices_lobby(new_page, site)
+    for page in (alice, bob):
+        page.add_init_script(COUNT_PUSHES)
     alice.get_by_role("button", name="Start game").click()
     expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
+    for page in (alice, bob):
+        page.wait_for_function(LIVE_TABLE)
     return alice, bob
 
 
