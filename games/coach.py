@@ -35,6 +35,7 @@ class Hint:
     best: Line | None = None
     alternatives: tuple[Line, ...] = ()
     unavailable: str = ""
+    pending: bool = False  # its tables are being built: the page asks again by itself
 
 
 def hint(state: rules.GameState) -> Hint:
@@ -42,7 +43,8 @@ def hint(state: rules.GameState) -> Hint:
         return Hint(unavailable=gettext("Roll the dice first: the coach advises on what you roll."))
     result = advice.advise(state)
     if result is None:
-        return Hint(unavailable=_no_tables(Variant.of(state.ruleset_key, state.options)))
+        variant = Variant.of(state.ruleset_key, state.options)
+        return Hint(unavailable=_no_tables(variant), pending=tables.builds_by_itself(variant))
     best = result.best
     lines = [_line(state, best, result)]
     seen = {describe(state, best)}
