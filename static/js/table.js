@@ -370,9 +370,9 @@
     all.forEach(function (node) {
       // htmx's own classes (a request in flight) and the whole page's CSRF fields
       // (htmx sends the token in a header) are not what the table shows.
-      // (nor is a roll's tumble, which this page added)
+      // (nor is a roll's tumble, nor the fade of a table that scrolls: this page's own)
       var kept = Array.prototype.filter.call(node.classList, function (name) {
-        return name.indexOf("htmx-") !== 0 && name !== "rolling";
+        return name.indexOf("htmx-") !== 0 && name !== "rolling" && name !== "more-right";
       });
       if (kept.length) node.setAttribute("class", kept.join(" "));
       else node.removeAttribute("class");
@@ -492,7 +492,23 @@
     if (scorecard.matches && scorecard.matches("#table .scorecard-scroll")) {
       scorecardLeft = scorecard.scrollLeft;
     }
+    if (scorecard.matches && scorecard.matches(".scorecard-scroll")) markMore(scorecard);
   }, true);
+
+  // A table wider than its place (a scorecard of many players, the review's skill and
+  // luck on a phone) fades at its right edge while more of it is out of sight there
+  // (site.css): phones show no scroll bar, and the table looked cut off.
+  function markMore(scroller) {
+    var more = scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1;
+    scroller.classList.toggle("more-right", more);
+  }
+  function markAllMore() {
+    document.querySelectorAll(".scorecard-scroll").forEach(markMore);
+  }
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "DOMContentLoaded"].forEach(
+    function (name) { document.addEventListener(name, markAllMore); }
+  );
+  window.addEventListener("resize", markAllMore);
   function followTurn() {
     var scorecard = document.querySelector("#table .scorecard-scroll");
     if (!scorecard) return;

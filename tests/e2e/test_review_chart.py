@@ -119,3 +119,28 @@ def test_the_charts_numbers_open_under_it_as_a_table(
     figure = page.locator("section.skill")
     SHOTS.mkdir(parents=True, exist_ok=True)
     figure.screenshot(path=SHOTS / f"review-chart-numbers-{width}.png")
+
+
+FADED = "e => getComputedStyle(e).maskImage !== 'none'"
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_skill_table_fades_at_its_edge_while_more_of_it_is_out_of_sight(
+    new_page, site: Server, reviewed_game: Game, width: int
+) -> None:
+    """On a phone the table of skill and luck (eight columns) was cut off at the
+    screen's edge with no sign that it scrolls: phones show no scroll bar."""
+    page: Page = new_page(width, 800)
+    page.goto(f"{site.url}/g/{reviewed_game.code}/review/")
+    scroller = page.get_by_role("region", name=re.compile("^Points lost by each player"))
+    expect(scroller.get_by_role("columnheader", name="Luck")).to_be_attached()
+    if width == 1280:  # it fits: nothing fades
+        assert scroller.evaluate("e => e.scrollWidth <= e.clientWidth")
+        assert not scroller.evaluate(FADED)
+        return
+    page.wait_for_function(f"() => ({FADED})(document.querySelector('.skill .scorecard-scroll'))")
+    scroller.screenshot(path=SHOTS / "review-skill-faded-375.png")
+
+    scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")  # read to its end
+    page.wait_for_function(f"() => !({FADED})(document.querySelector('.skill .scorecard-scroll'))")
+    expect(scroller.get_by_role("columnheader", name="Luck")).to_be_in_viewport()
