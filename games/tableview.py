@@ -379,10 +379,17 @@ def _winner(state: rules.GameState, ranking: tuple) -> Winner:
 
 
 def options_text(game: Game) -> str:
-    """The table options a game was played with beyond its rule set's own, in words
-    ("Upper section only, Forced order"); empty for none."""
+    """The table options a game is played with beyond its rule set's own, in words
+    ("Upper section only, Forced order, 30 seconds a turn"); empty for none. The turn
+    timer is said too: a friend invited should know it before taking a seat."""
     teams = any(seat.team is not None for seat in game.seats.all())
-    return options_words(game.table_options, teams)
+    words = options_words(game.table_options, teams)
+    if not game.turn_seconds:
+        return words
+    timer = ngettext(
+        "%(seconds)d second a turn", "%(seconds)d seconds a turn", game.turn_seconds
+    ) % {"seconds": game.turn_seconds}
+    return f"{words}, {timer}" if words else timer
 
 
 def options_words(options: rules.TableOptions, teams: bool) -> str:

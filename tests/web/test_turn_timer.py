@@ -97,3 +97,19 @@ def test_a_timer_not_on_the_list_is_refused(alice: Client) -> None:
 
     assert response.status_code == 400
     assert not Game.objects.exists()
+
+
+def test_the_invite_and_the_lobby_say_the_turn_timer(alice: Client, bob: Client) -> None:
+    """A friend learnt of the 30-second turns only at the table."""
+    timed = create_game(alice, invites="1", turn_seconds="30", forced_order="on")
+    untimed = create_game(alice, invites="1")
+
+    invite = unisolated(bob.get(f"/g/{timed.code}/join/").content.decode())
+    lobby = unisolated(alice.get(f"/g/{timed.code}/lobby/").content.decode())
+    alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
+    finnish = unisolated(alice.get(f"/g/{timed.code}/lobby/").content.decode())
+
+    assert "<small>Forced order, 30 seconds a turn</small>" in invite
+    assert '<small class="house-rules">Forced order, 30 seconds a turn</small>' in lobby
+    assert "30 sekuntia vuorossa" in finnish
+    assert "a turn" not in bob.get(f"/g/{untimed.code}/join/").content.decode()
