@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import queue
 import sys
 import time
 
@@ -63,7 +64,7 @@ class Flood:
         context = multiprocessing.get_context("spawn")
         self.stop = context.Event()
         self.limited = context.Event()  # set at the first 429: the flood meets its limit
-        self.results = context.SimpleQueue()
+        self.results = context.Queue()
         self.process = context.Process(
             target=flood_process, args=(self.urls, self.stop, self.limited, self.results)
         )
@@ -72,14 +73,32 @@ class Flood:
         self.process.start()
 
     async def wait_limited(self) -> None:
-        await asyncio.to_thread(self.limited.wait)
+        """Until the flood meets its limit; an error if its process ends first (say a
+        server it cannot reach: the traceback is on stderr), instead of waiting for
+        ever."""
+        while not await asyncio.to_thread(self.limited.wait, 1.0):
+            self.check_alive()
 
     async def finish(self) -> tuple[dict[int, int], dict[int, int]]:
         """The answers the flood got: before its first 429, and in all."""
         self.stop.set()
-        burst, statuses = await asyncio.to_thread(self.results.get)
+        while True:
+            try:
+                burst, statuses = await asyncio.to_thread(self.results.get, True, 1.0)
+            except queue.Empty:
+                if not self.process.is_alive() and self.results.empty():
+                    self.check_alive()
+                continue
+            break
         await asyncio.to_thread(self.process.join)
         return burst, statuses
+
+    def check_alive(self) -> None:
+        if not self.process.is_alive():
+            raise RuntimeError(
+                f"the flood's process ended (exit code {self.process.exitcode}) before its"
+                " answers came: its traceback is above"
+            )
 
 
 def flood_process(urls: list[str], stop, limited, results) -> None:

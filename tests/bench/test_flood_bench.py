@@ -3,10 +3,13 @@ the figures are for people to read; docs/performance.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 
+from bench.flood import Flood
+from bench.servers import Server
 from tests.bench.test_load_bench import run_bench, without_services
 
 pytestmark = pytest.mark.slow
@@ -20,3 +23,16 @@ def test_the_flood_benchmark_prints_each_phase_and_the_ratio() -> None:
     assert re.search(r"before the flood met its limit: [\d.]+ s \(302: \d+, 429: \d+\)", out)
     assert re.search(r"the flood while measured: [\d.]+ requests/s \(.*429: \d+", out)
     assert re.search(r"(ok  |MISS) another table's moves, p95 flooded / quiet .*: [\d.]+x", out)
+
+
+def test_a_flood_whose_process_ends_says_so_instead_of_waiting_for_ever() -> None:
+    """A flood that cannot reach its server (its clients fail at once) was waited for
+    until someone pressed Ctrl-C."""
+    nowhere = Server({})  # never started: nothing listens at its address
+    flood = Flood([nowhere], 1)
+    flood.start()
+
+    with pytest.raises(RuntimeError, match=r"the flood's process ended \(exit code 1\)"):
+        asyncio.run(asyncio.wait_for(flood.wait_limited(), 120))
+    with pytest.raises(RuntimeError, match="the flood's process ended"):
+        asyncio.run(asyncio.wait_for(flood.finish(), 120))
