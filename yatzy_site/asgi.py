@@ -15,11 +15,8 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from games import broadcast  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from yatzy_site import twisted_http  # noqa: E402
 from yatzy_site.door import at_the_door  # noqa: E402
 from yatzy_site.origins import same_origin_only  # noqa: E402
-
-twisted_http.install()
 
 router = ProtocolTypeRouter(
     {
