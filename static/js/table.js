@@ -165,6 +165,7 @@
   document.addEventListener("DOMContentLoaded", wholeLinks);
   document.addEventListener("htmx:oobAfterSwap", wholeLinks);
   document.addEventListener("htmx:afterSwap", wholeLinks);
+  document.addEventListener("htmx:wsAfterMessage", wholeLinks); // a part of a push put in
 
   // Copy the invite link. navigator.clipboard exists only on HTTPS and localhost: a
   // site served on the home network (make run on a laptop, friends on their phones)
@@ -347,12 +348,19 @@
     var shown = versionOf(document.getElementById("table"));
     return shown !== null && incoming !== null && incoming < shown;
   }
+  // So with the lobby's pushes: a friend's page arriving or leaving changes their seat's
+  // "here" or "away", not the host's Start button, which a whole new lobby replaced
+  // under the host's finger (the press was lost).
+  var PUSHED_PARTS = ["table", "lobby"];
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;
-    if (!target || target.id !== "table" || !fragment) return;
-    var incoming = fragment.id === "table" ? fragment : fragment.querySelector("#table");
-    if (isOlder(versionOf(incoming)) || (incoming && keepUnchanged(target, incoming))) {
+    if (!target || PUSHED_PARTS.indexOf(target.id) < 0 || !fragment) return;
+    var incoming = fragment.id === target.id ? fragment : fragment.querySelector("#" + target.id);
+    var shown = versionOf(target);
+    var fresh = versionOf(incoming);
+    var older = shown !== null && fresh !== null && fresh < shown;
+    if (older || (incoming && keepUnchanged(target, incoming))) {
       event.detail.shouldSwap = false;
     }
   });

@@ -409,6 +409,26 @@ def test_a_friend_in_the_lobby_shows_here_or_away_and_may_leave(new_page, site: 
     expect(alice.locator(".seats")).not_to_contain_text("Carol")
 
 
+START_BUTTON = "document.querySelector('#lobby button.primary')"
+
+
+def test_a_friend_coming_and_going_leaves_the_hosts_start_button_in_place(
+    new_page, site: Server
+) -> None:
+    """Each friend's page arriving or leaving pushed a whole new lobby, which replaced
+    the Start button: a press made as it came was lost (CI, once)."""
+    alice, bob = bob_in_alices_lobby(new_page, site)
+    expect(alice.locator(".seats li", has_text="Bob").locator(".online")).to_have_text("here")
+    alice.evaluate(f"() => {{ window.startShown = {START_BUTTON}; }}")
+
+    bob.close()
+    expect(alice.locator(".seats li", has_text="Bob").locator(".offline")).to_have_text("away")
+
+    assert alice.evaluate(f"() => window.startShown === {START_BUTTON}")
+    alice.get_by_role("button", name="Start game").click()
+    expect(alice.get_by_role("status")).to_contain_text("Your turn, Alice.")
+
+
 def test_a_friend_who_closed_the_table_finds_it_again_from_the_home_page(
     new_page, site: Server
 ) -> None:
