@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 
 import segno
+from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -82,8 +83,13 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
-    """A player's personal link: puts their seat into this browser's session."""
-    seated = Game.objects.with_code(code).filter(seats__token=token)
+    """A player's personal link: puts their seat into this browser's session. A seat the
+    host handed to the computer while its player was away still knows its player's
+    token (``Seat.handed_from``): the link brings them to the table, which offers the
+    seat back."""
+    seated = Game.objects.with_code(code).filter(
+        Q(seats__token=token) | Q(seats__handed_from=token)
+    )
     game = seated.first() if storable(token) else None
     if game is None:
         if not Game.objects.with_code(code).exists():

@@ -240,6 +240,29 @@ def test_a_player_back_from_away_takes_their_seat_back_from_the_computer(
     assert "Take Bob" not in unisolated(bob.get(f"/g/{game.code}/").content.decode())
 
 
+def test_a_player_whose_seat_the_computer_plays_comes_back_by_their_personal_link(
+    alice: Client, bob: Client, dice: object, bot_choices: None
+) -> None:
+    """Bob's phone died on his turn and the host let the computer play for him; on his
+    laptop his personal link said it was "for no seat at this table" (the seat had a
+    token of the computer's), and the invite only offered to watch."""
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
+    link = f"/g/{game.code}/seat/{Seat.objects.get(name='Bob').token}/"
+    Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
+    laptop = Client()
+
+    arrived = laptop.get(link)
+
+    assert arrived.status_code == 302 and arrived["Location"] == f"/g/{game.code}/"
+    page = laptop.get(f"/g/{game.code}/").content.decode()
+    assert "Take Bob's seat back" in unisolated(page)
+    assert laptop.post(f"/g/{game.code}/takeback/", take_back_fields(page)).status_code == 302
+    assert Seat.objects.get(name="Bob").kind == Seat.Kind.REMOTE
+    assert laptop.post(f"/g/{game.code}/roll/", {"version": version(game)}).status_code == 302
+    assert Client().get(f"/g/{game.code}/seat/not-a-seat-token/").status_code == 404
+
+
 def test_a_seat_taken_back_keeps_the_computer_level_it_was_handed_over_at(
     alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
