@@ -453,6 +453,29 @@
     return roll && !roll.disabled ? roll : document.getElementById("turn");
   }
 
+  // The game ends: the turn banner ("Game over") and the final ranking, at the table's
+  // top, come into view, once. On a phone the last score was tapped low in the
+  // scorecard, and the results stayed above the screen. Not on a page that loaded a
+  // game already over: its reader is where they want to be.
+  var sawPlaying = false;
+  var endShown = false;
+  function showTheEnd() {
+    var table = document.getElementById("table");
+    if (!table) return;
+    if (table.classList.contains("playing")) {
+      sawPlaying = true;
+      return;
+    }
+    var ranking = table.querySelector(".ranking");
+    if (!sawPlaying || endShown || !ranking) return;
+    endShown = true;
+    var banner = document.getElementById("turn");
+    (banner || ranking).scrollIntoView({ block: "start" });
+  }
+  ["htmx:afterSettle", "htmx:wsAfterMessage", "DOMContentLoaded"].forEach(function (name) {
+    document.addEventListener(name, showTheEnd);
+  });
+
   // What an answer to this page adds at the table's top (a zero to confirm, a refusal)
   // was out of sight for a player who had tapped a score at the foot of the scorecard
   // on a phone, and the tap seemed to do nothing. It is brought into view once, and a
