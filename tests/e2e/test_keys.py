@@ -83,3 +83,24 @@ def test_the_keys_do_nothing_in_a_text_field_or_behind_the_help(new_page, site: 
     expect(help).to_be_visible()
     page.keyboard.press("Escape")
     expect(help).to_be_hidden()
+
+
+def test_the_turn_banner_shows_the_focus_ring_when_the_rolls_are_used_up(
+    new_page, site: Server
+) -> None:
+    """After the last roll the focus goes to the turn banner: it had the browser's thin
+    dark outline, hardly seen on the banner's green, not the site's yellow ring."""
+    page: Page = new_page()
+    sit_at_a_table(page, site, 2)
+    page.locator("#roll-button").focus()
+    page.keyboard.press("Enter")
+    roll_shown(page, 2)
+    page.locator("#roll-button").focus()
+    page.keyboard.press("Enter")
+    roll_shown(page, 3)
+
+    banner = page.locator("#turn")
+    expect(banner).to_be_focused()
+    expect(banner).to_have_css("outline-style", "solid")
+    expect(banner).to_have_css("outline-width", "3px")
+    expect(banner).to_have_css("outline-color", "rgb(226, 164, 0)")  # the site's accent

@@ -122,6 +122,12 @@ def test_the_charts_numbers_open_under_it_as_a_table(
 
 
 FADED = "e => getComputedStyle(e).maskImage !== 'none'"
+# the right edge of the caption's words, left of the last 2.5rem (40 px) of the scroller
+CAPTION_CLEAR_OF_THE_FADE = """e => {
+    const words = document.createRange();
+    words.selectNodeContents(e.querySelector('caption'));
+    return words.getBoundingClientRect().right <= e.getBoundingClientRect().right - 40 + 0.5;
+}"""
 
 
 @pytest.mark.parametrize("width", [375, 1280])
@@ -140,6 +146,8 @@ def test_the_skill_table_fades_at_its_edge_while_more_of_it_is_out_of_sight(
         return
     page.wait_for_function(f"() => ({FADED})(document.querySelector('.skill .scorecard-scroll'))")
     scroller.screenshot(path=SHOTS / "review-skill-faded-375.png")
+    # its caption, which stays in view, keeps clear of the fade (its last words faded)
+    assert scroller.evaluate(CAPTION_CLEAR_OF_THE_FADE)
 
     scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")  # read to its end
     page.wait_for_function(f"() => !({FADED})(document.querySelector('.skill .scorecard-scroll'))")
