@@ -595,6 +595,43 @@
     if (!pageReady) pressedEarly = { form: form, button: event.submitter };
   });
 
+  // Two dice tapped quickly, or a die and then Roll: the second tap came while the
+  // first's answer was on its way. htmx queued it on the old table's form and dropped
+  // it once the answer replaced the table (a hold lost), or sent it with the old
+  // table's version (a roll refused as from a page out of date). A tap on another
+  // button of the table while a move of this page is in flight is made again on the
+  // table that move brings, once it is in, one at a time, in order; the same button
+  // tapped twice (a double click) is one tap.
+  var sentId = null; // the button whose move is in flight
+  var waiting = []; // the buttons tapped since, by id
+  function moveInFlight() {
+    return !!document.querySelector("#table.htmx-request, #table .htmx-request");
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#table button[type=submit]");
+    if (!button || button.disabled || !button.id) return;
+    if (!moveInFlight()) {
+      sentId = button.id;
+      return;
+    }
+    event.preventDefault(); // not sent now: htmx would queue it on this table
+    if (button.id !== sentId && waiting.indexOf(button.id) < 0) waiting.push(button.id);
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    if (moveInFlight()) return;
+    sentId = null;
+    var id = waiting.shift();
+    var button = id && pressable(id);
+    if (button) button.click(); // in flight in turn: the rest wait for its table
+    else waiting = [];
+  });
+  ["htmx:sendError", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      waiting = [];
+      sentId = null;
+    });
+  });
+
   // Swap 4xx answers too: they carry the table with a message saying what was refused.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;
