@@ -10,8 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games import rules
 from games.models import Game, ScoreEntry, Seat
-from tests.conftest import NEW_GAME, create_game, fresh, unisolated, version
+from tests.conftest import NEW_GAME, create_game, fresh, script_dice, unisolated, version
 from tests.web.test_room import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -133,6 +134,30 @@ def test_a_zero_score_asks_for_confirmation_first(alice: Client, game: Game) -> 
     assert "Score 0 in" in response.content.decode()
     assert not ScoreEntry.objects.exists()
     score(alice, game, zero)
+    assert ScoreEntry.objects.get().points == 0
+
+
+def test_a_zero_that_is_the_only_move_left_is_scored_without_asking(
+    alice: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forced order, no one rolled in three: Ones is the only category and no roll is
+    left, so "Score 0 in Ones?" asked about the one thing the player could do. With a
+    roll left, the zero is still asked about: rolling again is the other choice."""
+    script_dice(monkeypatch, rules.ScriptedDice([2, 3, 4, 5, 6] * 3))
+    game = create_game(alice, forced_order="on")
+    roll(alice, game)
+    asked = alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "ones"}, **HTMX
+    )
+    assert "Score 0 in Ones? The category is then used up." in asked.content.decode()
+    roll(alice, game)
+    roll(alice, game)
+
+    scored = alice.post(
+        f"/g/{game.code}/score/", {"version": version(game), "category": "ones"}, **HTMX
+    )
+
+    assert "The category is then used up" not in scored.content.decode()
     assert ScoreEntry.objects.get().points == 0
 
 
