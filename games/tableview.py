@@ -413,14 +413,27 @@ def host_name(game: Game) -> str:
     return next((s.name for s in seating.host_seats(game)), "")
 
 
+def whole_link(request: HttpRequest | None, path: str) -> str:
+    """A link to copy to another device: with the site's address, where a request says
+    it (a push over the socket carries the path, made whole by the page: table.js)."""
+    return request.build_absolute_uri(path) if request else path
+
+
+def rejoin_links(
+    game: Game, viewer: Viewer, request: HttpRequest | None, seats: list[Seat]
+) -> list[tuple[str, str]]:
+    """(the seat's name, its personal link) for each of ``seats`` this browser plays:
+    the link takes the seat to another device (a seat the computer plays while its
+    player is away included: the link offers it back)."""
+    return [
+        (seat.name, whole_link(request, reverse("rejoin", args=[game.code, seat.player_token])))
+        for seat in seats
+        if seat.player_token in viewer.tokens
+    ]
+
+
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
-
-    def whole(path: str) -> str:
-        """The link to copy to another device: with the site's address, where a request
-        says it (a push over the socket carries the path, made whole by the page)."""
-        return request.build_absolute_uri(path) if request else path
-
     seats = list(game.seats.all())
     mine = [seat for seat in seats if seat.token in viewer.tokens]
     hosts = seating.host_seats(game, seats)
@@ -438,11 +451,9 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "seats": [(seat, seat_label(seat), [seat] != hosts) for seat in seats],
         "is_host": game.host_browser == viewer.browser_id,
         "my_seats": mine,
-        # (the seat's name, its personal link): named once the browser holds several
-        "rejoin_links": [
-            (seat.name, whole(reverse("rejoin", args=[game.code, seat.token]))) for seat in mine
-        ],
-        "invite_url": whole(join_path),
+        # named once the browser holds several
+        "rejoin_links": rejoin_links(game, viewer, request, seats),
+        "invite_url": whole_link(request, join_path),
         "open_seats": sum(1 for seat in seats if seat.is_open),
         "filled_seats": sum(1 for seat in seats if not seat.is_open),
         "perfect_as_good": perfect_as_good(game, seats),

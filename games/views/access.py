@@ -21,6 +21,7 @@ from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
 from games.rendering import render_table, table_page, table_partial
+from games.tableview import rejoin_links
 from games.viewer import Viewer, peek_viewer, remember_seats, viewer_from_session
 
 if TYPE_CHECKING:
@@ -171,6 +172,8 @@ def table_response(
         return HttpResponse(render_table(context), status=status)
     context["page"] = broadcast.new_page_id()
     context["server_now_ms"] = int(time.time() * 1000)  # timer.js: the browser's clock's error
+    if game.status == Game.Status.PLAYING:  # to go on on another device
+        context["rejoin_links"] = rejoin_links(game, viewer, request, list(game.seats.all()))
     response = render(request, "games/table.html", context, status=status)
     # A page restored from the browser's cache (a duplicated tab, back and forward)
     # would carry the id of a page still open, whose moves its socket is not sent.

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
-from tests.conftest import create_game, fresh, unisolated, version
+from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -59,6 +59,33 @@ def test_each_personal_link_says_whose_seat_it_is(alice: Client, dice: object) -
     assert f'value="http://testserver/g/{shared.code}/seat/{carol.token}/"' in page
     assert 'aria-describedby="rejoin-label-2"' in page
     assert "Your personal link, to continue on another device:" in alone  # one seat: yours
+
+
+def test_the_table_page_gives_each_player_their_personal_link_while_the_game_is_on(
+    alice: Client, bob: Client, spectator: Client, dice: object
+) -> None:
+    """The personal link was shown only in the lobby: a game started without one (Play
+    again, Pass and play, against the computer) never showed it, and a player could not
+    take their seat to another device mid-game."""
+    game = create_game(alice, invites="1", players="Carol")
+    join(bob, game, "Bob")
+    alice.post(f"/g/{game.code}/start/", {"version": version(game)})
+    bobs = Seat.objects.get(game=game, name="Bob")
+
+    table = unisolated(bob.get(f"/g/{game.code}/").content.decode())
+    hosts = unisolated(alice.get(f"/g/{game.code}/").content.decode())
+    watched = spectator.get(f"/g/{game.code}/").content.decode()
+
+    assert "<summary>Continue on another device</summary>" in table
+    assert "Your personal link, to continue on another device:" in table
+    assert f'value="http://testserver/g/{game.code}/seat/{bobs.token}/"' in table
+    assert "Alice's personal link" in hosts and "Carol's personal link" in hosts
+    assert bobs.token not in hosts
+    assert "Continue on another device" not in watched
+    browsers = {seat.position: bob if seat == bobs else alice for seat in game.seats.all()}
+    finished = play_to_the_end(browsers, game)
+    assert finished.status == Game.Status.FINISHED
+    assert "Continue on another device" not in bob.get(f"/g/{game.code}/").content.decode()
 
 
 def test_a_friend_joins_by_the_invite_link(alice: Client, bob: Client, lobby: Game) -> None:
