@@ -124,6 +124,24 @@ def test_the_players_of_the_history_are_readable_on_a_phone_in_finnish(
         assert player.bounding_box()["width"] < 300, player  # a name and a total a line
 
 
+@pytest.mark.parametrize(
+    ("language", "names"), [("en", ("Rules", "Player name")), ("fi", ("Säännöt", "Pelaajan nimi"))]
+)
+def test_each_history_filters_label_stays_beside_its_field_on_a_phone(
+    new_page, site: Server, language: str, names: tuple[str, str]
+) -> None:
+    """'Player name' ended a line and its field began the next."""
+    page: Page = new_page(375, 740)
+    page.set_extra_http_headers({"Accept-Language": language})
+    page.goto(site.url + "/history/")
+    for name in names:
+        label = page.locator(".filters label", has_text=name).bounding_box()
+        field = page.get_by_label(name).bounding_box()
+        assert label and field, name
+        assert field["y"] <= label["y"] + label["height"] / 2 <= field["y"] + field["height"]
+        assert field["x"] >= label["x"] + label["width"], name
+
+
 # (sixteen players' columns fit 1280 px: each 4rem, issue 33)
 @pytest.mark.parametrize("width", [360, 1024])
 def test_the_category_names_stay_in_view_as_a_wide_scorecard_scrolls(
