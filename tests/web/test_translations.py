@@ -244,3 +244,17 @@ def test_the_catalogues_hold_every_string_of_the_source(tmp_path: Path) -> None:
     in_the_source = msgids(copy / "locale")
     assert in_the_source - catalogued == set(), "run make messages and translate these"
     assert catalogued - in_the_source == set(), "run make messages: these are gone"
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "breaks"),
+    [("de", "Subtotal", "Zwischen\u00adsumme"), ("it", "Category", "Combina\u00adzione")],
+)
+def test_a_long_word_of_the_scorecard_breaks_with_a_hyphen(
+    language: str, source: str, breaks: str
+) -> None:
+    """A scorecard's column on a phone is narrower than 'Zwischensumme': the word broke
+    anywhere ('Zwischensum|me'), no hyphen shown. A soft hyphen says where it may
+    break, as the Finnish catalogue's 'Skandi-naavinen' does."""
+    with translation.override(language):
+        assert translation.gettext(source) == breaks
