@@ -24,7 +24,7 @@ class Line:
     behind: float = 0.0  # how much less than the best
 
     @property
-    def level(self) -> bool:
+    def as_good(self) -> bool:
         """Whether it is as good as the best to the tenth of a point the page shows:
         said so, not "(0.0 less)"."""
         return self.behind < 0.05

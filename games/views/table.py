@@ -154,15 +154,14 @@ def score(request: HtmxHttpRequest, code: str) -> HttpResponse:
             return error_page(request, error)
         category = request.POST.get("category", "")
         state = game.engine_state()
+        # a zero on the table as it is: the player confirms it first, unless it is all
+        # they can do (the rolls used up, this the one category open to the turn:
+        # forced order, a declared target missed)
         options = rules.scoring_options(state) if state is not None else {}
-        # nothing else to do: the rolls used up and this the one category open to the
-        # turn (forced order, a declared target missed)
-        forced = len(options) == 1 and state is not None and state.roll_number >= rules.MAX_ROLLS
-        # a zero on the table as it is: the player confirms it first, unless forced
         if (
             state is not None
             and options.get(category) == 0
-            and not forced
+            and not (len(options) == 1 and state.roll_number >= rules.MAX_ROLLS)
             and request.POST.get("version") == str(game.version)
         ):
             viewer = viewer_at(request, game)

@@ -155,17 +155,15 @@
   document.addEventListener("htmx:oobAfterSwap", afterUpdate);
   document.addEventListener("DOMContentLoaded", afterUpdate);
 
-  // A link to copy pushed over the socket comes as a path (a push knows no address of
-  // the site): it is shown and copied whole.
+  // A link to copy that comes without a request (a push over the socket knows no
+  // address of the site) comes as a path: it is shown and copied whole. (A page's own,
+  // and an answer's, are whole already.)
   function wholeLinks() {
     document.querySelectorAll("input[data-link]").forEach(function (field) {
       field.value = new URL(field.value, window.location.href).href;
     });
   }
-  document.addEventListener("DOMContentLoaded", wholeLinks);
-  document.addEventListener("htmx:oobAfterSwap", wholeLinks);
-  document.addEventListener("htmx:afterSwap", wholeLinks);
-  document.addEventListener("htmx:wsAfterMessage", wholeLinks); // a part of a push put in
+  document.addEventListener("htmx:wsAfterMessage", wholeLinks);
 
   // Copy the invite link. navigator.clipboard exists only on HTTPS and localhost: a
   // site served on the home network (make run on a laptop, friends on their phones)
@@ -344,8 +342,8 @@
     var version = element && element.getAttribute("data-version");
     return version ? parseInt(version, 10) : null;
   }
-  function isOlder(incoming) {
-    var shown = versionOf(document.getElementById("table"));
+  function isOlder(incoming, shownElement) {
+    var shown = versionOf(shownElement || document.getElementById("table"));
     return shown !== null && incoming !== null && incoming < shown;
   }
   // So with the lobby's pushes: a friend's page arriving or leaving changes their seat's
@@ -357,10 +355,7 @@
     var fragment = event.detail.fragment;
     if (!target || PUSHED_PARTS.indexOf(target.id) < 0 || !fragment) return;
     var incoming = fragment.id === target.id ? fragment : fragment.querySelector("#" + target.id);
-    var shown = versionOf(target);
-    var fresh = versionOf(incoming);
-    var older = shown !== null && fresh !== null && fresh < shown;
-    if (older || (incoming && keepUnchanged(target, incoming))) {
+    if (isOlder(versionOf(incoming), target) || (incoming && keepUnchanged(target, incoming))) {
       event.detail.shouldSwap = false;
     }
   });
