@@ -1,8 +1,9 @@
 """``Bounded``: a dict that keeps its most recently written entries, for the caches one
-server process keeps (tables, scorecards, games read for its browsers)."""
+server process keeps (the table's rendered parts, the last table of each game)."""
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
@@ -11,14 +12,18 @@ V = TypeVar("V")
 
 
 class Bounded(OrderedDict[K, V], Generic[K, V]):
-    """At most ``size`` entries; writing one makes it the newest, and the oldest go."""
+    """At most ``size`` entries; writing one makes it the newest, and the oldest go.
+    Writes are locked: the threads of several requests write at once (a read is one
+    step of the dict, whole under the interpreter's lock)."""
 
     def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
+        self._lock = threading.Lock()
 
     def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
+        with self._lock:
+            super().__setitem__(key, value)
+            self.move_to_end(key)
+            while len(self) > self.size:
+                self.popitem(last=False)

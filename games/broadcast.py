@@ -1,27 +1,35 @@
-"""Tells every browser at a table that the game changed: "game X is now at version V".
+"""Sends every browser at a table the table as it now is: rendered once, the same bytes
+for all (``games.rendering.published``), over the channel layer.
 
-Called from ``transaction.on_commit``: a message is only sent for a change that
-is in the database. Consumers answer it by rendering each viewer's partials.
+A move publishes from ``transaction.on_commit``: nobody is sent a change that rolled
+back. Its table is rendered there, in the request (or the computer player's step)
+that made it, from the state it committed, once per language in use at the table;
+the mover's answer is the same bytes (``answer_of``). A change of who is at the table
+(``presence_changed``) renders the same version again, from a fresh read: each
+message says when its game was read, and a socket never sends an older reading than
+the one it sent last. A socket forwards what the layer brings, and neither reads the
+database nor renders (``games/consumers.py``).
 
-The notice is sent with ``async_to_sync(layer.group_send)``. Under the server a
-move runs in asgiref's sync thread (a request, or a computer player's step run by
+The message is sent with ``async_to_sync(layer.group_send)``. Under the server a move
+runs in asgiref's sync thread (a request, or a computer player's step run by
 ``database_sync_to_async``), and the send runs on the server's event loop, where the
-in-memory layer's queues live. Outside a server (management commands, sync tests)
-it runs on an event loop of its own. A notice the layer refuses or does not take
-within ``SEND_TIMEOUT`` is logged, never raised: the move is committed, and a
-browser that missed an update heals on the next one.
+in-memory layer's queues live. Outside a server (management commands, sync tests) it
+runs on an event loop of its own. A message the layer refuses or does not take within
+``SEND_TIMEOUT`` is logged, never raised: the move is committed, and a browser that
+missed an update heals on the next one.
 
 A move answered by htmx carries the table it made to the page that asked; that page's
 own socket need not be sent it again. The page names itself (``X-Yatzy-Page``, a
-random id, also the last part of its socket's address), the move's notice says which
-page was answered, and that page's socket only notes the version
-(``games/consumers.py``).
+random id, also the last part of its socket's address), the message says which page
+was answered, and that page's socket only notes the version.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import logging
 import re
 import secrets
@@ -29,11 +37,15 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.dispatch import Signal
+from django.utils.translation import get_language
 
-from games.models import Game
+from games.bounded import Bounded
+from games.models import Game, read_game
+from games.rendering import Published, published, to_the_table
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +66,6 @@ def group_name(code: str) -> str:
     return f"game.{code}"
 
 
-def presence_notice() -> dict:
-    """The message that who is at a table changed: each of its sockets is sent the
-    table again if it looks different to that socket's browser."""
-    return {"type": "game.changed", "stamp": secrets.token_hex(8)}
-
-
 def presence_changed(codes: list[str], after: float = 0.0) -> None:
     """Tell the browsers at these tables, in every server process, that who is at them
     changed; or will have ``after`` seconds from now, when a player who has no socket
@@ -68,34 +74,116 @@ def presence_changed(codes: list[str], after: float = 0.0) -> None:
     command has no loop to wait on)."""
     for code in codes:
         if not after:
-            _notify(code, presence_notice())
+            publish_presence(code)
         elif (loop := server_loop()) is not None:
-            loop.call_soon_threadsafe(loop.call_later, after + 0.5, _notify_later, code)
+            # in a context of its own: not the calling thread's, whose asgiref markers
+            # would make the later thread hop look nested in this one
+            later = functools.partial(
+                loop.call_later, after + 0.5, _notify_later, code, context=contextvars.Context()
+            )
+            loop.call_soon_threadsafe(later)
 
 
 def _notify_later(code: str) -> None:
-    """On the server's loop: send a presence notice to the table ``code``."""
-    layer = get_channel_layer()
-    if layer is not None:
-        task = asyncio.get_running_loop().create_task(_send(layer, code, presence_notice()))
-        _later.add(task)
-        task.add_done_callback(_later.discard)
+    """On the server's loop: publish the table ``code`` as it is now, from a thread."""
+    task = asyncio.get_running_loop().create_task(database_sync_to_async(publish_presence)(code))
+    _later.add(task)
+    task.add_done_callback(_later.discard)
+
+
+def publish_presence(code: str) -> None:
+    """Read the game ``code`` and publish its table as it is now: who is at it changed,
+    not its version (a lobby's pages are told to look again)."""
+    game = read_game(code=code)
+    if game is None:
+        return
+    if game.status == Game.Status.LOBBY:
+        _notify(code, {"type": "lobby.changed"})
+    elif game.table_languages:  # else no page has a socket open to be sent it
+        publish(game)
+
+
+def publish(game: Game) -> Published:
+    """Publish the table of ``game`` as it was read, in the languages of its pages."""
+    table = published(game, game.table_languages)
+    _publish(game, table, {})
+    return table
 
 
 def game_changed(
     code: str, version: int, game: Game | None = None, seats_changed: bool = False
 ) -> None:
-    """Notify the table, and this process's listeners (``table_changed``); ``game``, if
-    given, is the game as the move committed it, for the listeners to read no further.
-    ``seats_changed``: a seat changed hands, so each socket of a browser that holds
-    seats looks again at which it holds."""
-    message = {"type": "game.changed", "version": version}
+    """Publish the table ``game`` is at (``version``), and tell this process's listeners
+    (``table_changed``). ``seats_changed``: a seat changed hands, so each socket of a
+    browser that holds seats looks again at which it holds. The table published is kept
+    on ``game`` for the answer to the move (``answer_of``). Without ``game`` (a caller
+    that has none at hand), it is read."""
+    if game is None:
+        game = read_game(code=code)
+        if game is None:
+            return
+    extra: dict = {}
     if page := _answering.get():
-        message["answered"] = page
+        extra["answered"] = page
     if seats_changed:
-        message["seats"] = True
-    _notify(code, message)
+        extra["seats"] = True
+    if game.status == Game.Status.LOBBY:
+        _notify(code, {"type": "lobby.changed", "version": version, **extra})
+    else:
+        # the pages' languages, and the mover's for its answer (a page that moves has
+        # its socket's language among them, unless it came before the socket did)
+        languages = [*game.table_languages, *([get_language()] if page else [])]
+        if languages:  # else no page has a socket, nor asked for the table back
+            game.__dict__["published"] = table = published(game, languages)
+            _publish(game, table, extra)
     table_changed.send(sender=Game, code=code, version=version, game=game)
+
+
+def answer_of(game: Game) -> str | None:
+    """The table the move that left ``game`` as it is published, in the active language,
+    for the move's answer: the bytes every browser at the table was sent."""
+    table: Published | None = game.__dict__.get("published")
+    return None if table is None else table.tables.get(get_language())
+
+
+def _publish(game: Game, table: Published, extra: dict) -> None:
+    LATEST.keep(game.code, table)
+    message = {
+        "type": "table.update",
+        "version": table.version,
+        "read": table.read,
+        "tables": table.tables,
+        # a browser still on the lobby page (its socket names no page) goes to the table
+        "to_table": to_the_table(game),
+        **extra,
+    }
+    _notify(game.code, message)
+
+
+class Latest:
+    """The last table of each game this process published or was sent, for a socket
+    arriving at the table: a spectator is sent it as it is, without a rendering of its
+    own (when thousands come back to a table at once, as after a server restart, each
+    would otherwise render it). Written from request threads and the event loop:
+    ``Bounded`` locks its writes, and an entry is replaced whole, never changed."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._tables: Bounded[str, Published] = Bounded(size)
+
+    def keep(self, code: str, table: Published) -> None:
+        kept = self._tables.get(code)
+        if kept is None or (kept.version, kept.read) <= (table.version, table.read):
+            self._tables[code] = table
+
+    def get(self, code: str, version: int, language: str) -> str | None:
+        """The table of ``code`` at ``version`` in ``language``, if this process has it."""
+        kept = self._tables.get(code)
+        if kept is None or kept.version != version:
+            return None
+        return kept.tables.get(language)
+
+
+LATEST = Latest()
 
 
 def reaction(code: str, name: str, key: str) -> None:
@@ -129,7 +217,7 @@ def _what(message: dict) -> str:
     if message.get("type") == "table.reaction":
         return "a reaction"
     version = message.get("version")
-    return "a presence notice" if version is None else f"update {version}"
+    return "a lobby notice" if version is None else f"update {version}"
 
 
 def served_here() -> None:

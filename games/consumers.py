@@ -1,37 +1,44 @@
 """The table's WebSocket: server-to-browser updates only.
 
-A browser joins its table's group; on every "game changed" notice, and once on
-connect, it is sent the table rendered for its own viewer. Moves never travel over
-the socket: they are HTTP POSTs with CSRF and the seat check.
+Its life, top to bottom: it connects (joins its table's group, is counted at the
+table, and is sent the table as it is), forwards what the channel layer brings (a
+move's table, the same bytes for every browser at the table, in its page's language:
+it neither reads the database nor renders for it), says who is at the table as it
+comes and goes (presence), and closes. Moves never travel over the socket: they are
+HTTP POSTs with CSRF and the seat check. The lobby's few pages are each sent their
+own lobby, read and rendered per page, as who is in it changes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import math
-import time
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import BaseChannelLayer
 from django.conf import settings
+from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 from redis.exceptions import RedisError
 
 from games import bots, broadcast, limits, metrics, presence, readers, seating
-from games.broadcast import group_name, presence_notice
-from games.models import Game
+from games.broadcast import group_name
+from games.models import Game, read_game
 from games.reactions import REACTIONS
-from games.rendering import cached_live, handed_over_offer, render_live
-from games.snapshots import ARRIVALS, SNAPSHOTS, move_stamp
-from games.tableview import handed_over
+from games.rendering import (
+    handed_over_offer,
+    me_marker,
+    render_lobby,
+    render_table,
+    to_the_table,
+)
+from games.tableview import handed_over, me
 from games.viewer import peek_viewer
 
 CLOSE_UNKNOWN_GAME = 4404
@@ -50,8 +57,9 @@ logger = logging.getLogger(__name__)
 class TableConsumer(AsyncWebsocketConsumer):
     seats: list[int]
     game_id = 0  # the table's game, once this socket has arrived at it (ids start at 1)
-    sent_version = -1
+    sent: tuple[int, float] = (-1, 0.0)  # the version and reading of the last table sent
     sent_hash = 0  # of the last table sent (a socket keeps no copy of it)
+    redirected = False  # a lobby page sent where its game went
     page = ""  # the table page's id (none for the lobby page, or if not one the site made)
     lobby_page = False  # the lobby page's socket names no page: it is sent only the lobby
     offered: tuple[tuple[int, str], ...] = ()  # the seats this page is offered to take back
@@ -105,7 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
         await self.channel_layer.group_add(group_name(self.code), self.channel_name)
-        arrival = await database_sync_to_async(self._arrive)(time.monotonic())
+        arrival = await database_sync_to_async(self._arrive)()
         if arrival is None or isinstance(arrival, str):
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
             if arrival is None:
@@ -113,14 +121,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             else:
                 await self._close(readers.CLOSE_TOO_MANY_SOCKETS, "too many sockets")
             return
-        html, self.sent_version, away_in = arrival
-        self.sent_hash = hash(html)
+        html, away_in = arrival
         await self.send(text_data=html)
         if away_in is not None:  # a player gone before this socket came (or the server)
-            tell_when_away(self.channel_layer, self.code, away_in)
-        if self.seats:  # a player arrived: everyone's presence list changes
-            await self._tell_table(presence_notice())
-        else:
+            tell_when_away(self.code, away_in)
+        if not self.seats:
             presence.SPECTATORS.change(self.game_id, self.code, +1)
 
     async def send(
@@ -179,25 +184,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         metrics.SOCKETS_CLOSED[code].inc()
         await self.close(code=code, reason=reason)
 
-    async def _tell_table(self, message: dict) -> None:
-        """Send ``message`` to the table's group; a layer that fails (Redis is down) is
-        logged, not raised: the socket goes on, and so does the table."""
-        try:
-            await self.channel_layer.group_send(group_name(self.code), message)
-        except Exception:
-            logger.warning("a presence notice of table %s was not sent", self.code)
-
     async def disconnect(self, code: int) -> None:
         if not self.game_id:
             return
         with contextlib.suppress(Exception):  # a layer that is down has forgotten it anyway
             await self.channel_layer.group_discard(group_name(self.code), self.channel_name)
         if self.seats:
-            await database_sync_to_async(presence.leave)(self.seats)
-            await self._tell_table(presence_notice())
-            tell_when_away(self.channel_layer, self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
+            await database_sync_to_async(self._leave)()
+            tell_when_away(self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
+
+    def _leave(self) -> None:
+        """This page's players are one socket fewer at the table: everyone's presence
+        list changes (or will, once the last has gone for long enough)."""
+        presence.leave(self.seats)
+        _published_quietly(self.code)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page says how many messages it has handled (``games/readers.py``); it
@@ -211,35 +213,48 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.reading_check.cancel()
             self.reading_check = None
 
-    async def game_changed(self, event: dict) -> None:
-        """Send the table as it is now. A notice of a version this browser already
-        has (it was sent the newer table while the notice queued) is skipped; a
-        notice without a version is a presence change, sent if this browser's
-        table looks different for it. A browser is never sent an older table, nor
-        the table of its own move, which the answer to its request carried."""
-        version = event.get("version")
-        # (a seat changes hands in a move: such a notice has a version)
-        if (
-            event.get("seats")
-            and version is not None
-            and not self.lobby_page
-            and self.viewer.tokens
-        ):
-            await self._seats_changed(version)
-        if version is not None and version <= self.sent_version:
+    async def table_update(self, event: dict) -> None:
+        """Forward the table a move (or a change of who is at the table) published, in
+        this page's language. Never an older table than the last sent, nor the same
+        bytes again, nor the table of this page's own move, which the answer to its
+        request carried. A lobby page is sent where to go instead."""
+        if self.lobby_page:
+            if not self.redirected:
+                self.redirected = True
+                await self.send(text_data=event["to_table"])
             return
-        stamp = move_stamp(version) if version is not None else event.get("stamp")
-        html, current = self._cached(stamp) or await database_sync_to_async(self._render)(stamp)
-        if html and current < self.sent_version:
-            # this process read the game for a presence notice before this browser's
-            # last update: read it again rather than send an older table
-            html, current = await database_sync_to_async(self._render)(None)
-        if not html or current < self.sent_version or hash(html) == self.sent_hash:
-            return  # nothing this browser sees has changed
-        self.sent_version = current
+        if event.get("seats") and self.viewer.tokens:
+            await self._seats_changed()
+        tables = event["tables"]
+        broadcast.LATEST.keep(
+            self.code, broadcast.Published(event["version"], event["read"], tables)
+        )
+        stamp = (event["version"], event["read"])
+        html = tables.get(self.language)
+        if html is None:  # this page's language was added as the table was rendered
+            html = next(iter(tables.values()))
+        if stamp <= self.sent or hash(html) == self.sent_hash:
+            return
+        self.sent = stamp
         self.sent_hash = hash(html)
-        if current != version or event.get("answered") != self.page:  # never "" when set
+        if event.get("answered") != self.page:  # never "" when set
             await self.send(text_data=html)
+
+    async def lobby_changed(self, event: dict) -> None:
+        """Who is in the lobby changed: this page is sent the lobby as its viewer sees it
+        (the host's page may remove seats, a friend's names theirs)."""
+        html = await database_sync_to_async(self._lobby)()
+        if html:
+            await self.send(text_data=html)
+
+    def _lobby(self) -> str:
+        game = read_game(id=self.game_id)
+        if game is None:
+            return ""
+        with translation.override(self.language):
+            if game.status == Game.Status.LOBBY:
+                return render_lobby(game, self.viewer)
+            return to_the_table(game) if self.lobby_page else ""
 
     async def table_reaction(self, event: dict) -> None:
         """A player's quick reaction (``games.reactions``), said in this page's
@@ -253,12 +268,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         await self.send(text_data=html)
 
-    def _arrive(self, joined_at: float) -> tuple[str, int, float | None] | str | None:
-        """Count this socket at its table; the table it is to be sent first, its
-        version, and in how many seconds a player who has no socket open may be
-        skipped. One read of the game serves the presence count, the computer player
-        and the table. None for an unknown game; ``TOO_MANY`` when the browser has as
-        many sockets open as it may."""
+    def _arrive(self) -> tuple[str, float | None] | str | None:
+        """Count this socket at its table; what it is to be sent first, and in how many
+        seconds a player who has no socket open may be skipped. A player's arrival
+        changes everyone's presence list: the table is published again, and this page
+        is sent its part of it. None for an unknown game; ``TOO_MANY`` when the browser
+        has as many sockets open as it may."""
         # The session loads lazily from the database, so it is read here too.
         self.viewer = peek_viewer(self.scope.get("session") or {})
         browser = readers.browser_of(self.viewer.browser_id, self.scope)
@@ -266,47 +281,67 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not readers.OPEN.take(browser, settings.YATZY_SOCKETS_PER_BROWSER):
                 return TOO_MANY
             self.browser = browser
-        game = ARRIVALS.get(self.code, joined_at)
+        game = read_game(code=self.code)
+        if game is not None and self.language not in game.table_languages:
+            game = add_language(self.code, self.language)
         if game is None:
             return None
         self.game_id = game.id
         self.seats = presence.arrive(game, self.viewer)
         bots.nudge(game)
-        shown = copy.copy(game)  # the read may be shared: count this arrival on a copy
-        if not self.seats:
-            shown.spectators += 1  # counted in ``SPECTATORS`` once it is sent this table
         with translation.override(self.language):
-            html = render_live(shown, self.viewer, self.lobby_page)
-            if not self.lobby_page and self.viewer.tokens:  # a player's, after a handover?
-                html = self._new_offer(game) + html
-        return html, game.version, seating.seconds_until_away(game)
+            html = self._first_table(game)
+            if not self.lobby_page and self.viewer.tokens and game.status != Game.Status.LOBBY:
+                html = self._new_offer(game) + html  # a player's, after a handover?
+        return html, seating.seconds_until_away(game)
+
+    def _first_table(self, game: Game) -> str:
+        """What this page is sent as its socket arrives, in the active language."""
+        if game.status == Game.Status.LOBBY:
+            if self.seats:  # a player came: the others' lobbies say so
+                broadcast.publish_presence(self.code)
+            return render_lobby(game, self.viewer)
+        if self.lobby_page:
+            self.redirected = True
+            return to_the_table(game)
+        if self.seats:
+            table = broadcast.publish(game)
+        else:  # a spectator changes nobody's table: sent the last one, if it is here
+            kept = broadcast.LATEST.get(self.code, game.version, self.language)
+            table = broadcast.Published(
+                game.version, game.read_at, {self.language: kept or render_table(game)}
+            )
+        html = table.tables[self.language]
+        self.sent = (table.version, table.read)
+        self.sent_hash = hash(html)
+        return html
 
     def _new_offer(self, game: Game) -> str:
-        """The take-back offer ``game`` makes this page, if it differs from the one the
-        page was last sent (none on arrival); else ''."""
+        """The take-back offer ``game`` makes this page and the players it plays now
+        (``#me``), if the offer differs from the one the page was last sent (none on
+        arrival); else ''."""
         offered = handed_over(game, self.viewer)
         if offered == self.offered:
             return ""
         self.offered = offered
-        return handed_over_offer(self.code, offered)
+        return handed_over_offer(self.code, offered) + me_marker(me(game, self.viewer))
 
-    async def _seats_changed(self, version: int) -> None:
+    async def _seats_changed(self) -> None:
         """A seat at the table changed hands (the host gave it to the computer, its
-        player took it back): this page shows what it may take back now, in every tab
-        of the player's browser, not only the one that took it. Its socket is counted
-        at the seats its browser has now, as if it had just come (the seat a player
-        was handed from stays theirs: ``seating.players_seats``)."""
+        player took it back): this page shows what it may take back now, and plays
+        what it plays now, in every tab of the player's browser, not only the one that
+        acted. Its socket is counted at the seats its browser has now, as if it had
+        just come (the seat a player was handed from stays theirs:
+        ``seating.players_seats``)."""
         held = self.seats
-        offer = await database_sync_to_async(self._reseat)(move_stamp(version))
+        offer = await database_sync_to_async(self._reseat)()
         if bool(held) != bool(self.seats):
             presence.SPECTATORS.change(self.game_id, self.code, -1 if self.seats else +1)
-        if held != self.seats:
-            await self._tell_table(presence_notice())
         if offer:
             await self.send(text_data=offer)
 
-    def _reseat(self, stamp: str) -> str:
-        game = SNAPSHOTS.get(self.game_id, self.code, stamp)
+    def _reseat(self) -> str:
+        game = read_game(id=self.game_id)
         if game is None:
             return ""
         mine = [seat.id for seat in seating.players_seats(game, self.viewer)]
@@ -314,24 +349,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.seats:
                 presence.leave(self.seats)
             self.seats = presence.arrive(game, self.viewer) if mine else []
+            _published_quietly(self.code)
         with translation.override(self.language):
             return self._new_offer(game)
 
-    def _cached(self, stamp: str | None) -> tuple[str, int] | None:
-        """The table for ``stamp`` if this process has it ready: most browsers at a
-        table are sent it straight from the event loop, without a thread hop."""
-        game = SNAPSHOTS.peek(self.game_id, self.code, stamp)
-        if game is None:
-            return None
-        html = cached_live(game, self.viewer, self.language, self.lobby_page)
-        return None if html is None else (html, game.version)
 
-    def _render(self, stamp: str | None) -> tuple[str, int]:
-        game = SNAPSHOTS.get(self.game_id, self.code, stamp)
-        if game is None:
-            return "", -1
-        with translation.override(self.language):
-            return render_live(game, self.viewer, self.lobby_page), game.version
+def add_language(code: str, language: str) -> Game | None:
+    """Add ``language`` to the languages the table ``code`` is rendered in, and read the
+    game again. Its row is locked as a move locks it: a move committed before is in
+    the game read, and one after is rendered in ``language`` too."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(code=code).first()
+        if game is not None and language not in game.table_languages:
+            languages = " ".join([*game.table_languages, language])
+            Game.objects.filter(id=game.id).update(languages=languages)
+        return read_game(code=code)
+
+
+def _published_quietly(code: str) -> None:
+    """Publish the table ``code`` as it is now (who is at it changed); a layer or
+    database that fails is logged, not raised: the next change heals the table."""
+    try:
+        broadcast.publish_presence(code)
+    except Exception:
+        logger.warning("the table of game %s was not published again", code, exc_info=True)
 
 
 _told_later: set[asyncio.Task] = set()  # presence notices under way, kept from the collector
@@ -339,24 +380,26 @@ _closing: set[asyncio.Task] = set()  # slow readers' closes under way, kept like
 _due: set[tuple[str, int]] = set()  # (table, second of the loop's clock) of notices to come
 
 
-def tell_when_away(layer: BaseChannelLayer, code: str, seconds: float) -> None:
-    """A presence notice to the table ``code`` once ``seconds`` have passed, when a
-    player who has no socket open becomes away. The host's table then changes with
-    time alone (it offers to skip them), and no move or arrival would tell it. At
-    least half a second later than that, so that the seat is away by the clock of
-    whoever renders it: at the next whole second of the loop's clock, where one
-    notice serves every socket that asks for it (a table's sockets close together,
-    as a server stops or a network fails)."""
+def tell_when_away(code: str, seconds: float) -> None:
+    """Publish the table ``code`` again once ``seconds`` have passed, when a player who
+    has no socket open becomes away. The host's table then changes with time alone (it
+    offers to skip them), and no move or arrival would tell it. At least half a second
+    later than that, so that the seat is away by the clock of whoever renders it: at
+    the next whole second of the loop's clock, where one publication serves every
+    socket that asks for it (a table's sockets close together, as a server stops or a
+    network fails)."""
     loop = asyncio.get_running_loop()
     due = (code, math.ceil(loop.time() + seconds + 0.5))
     if due not in _due:
         _due.add(due)
-        loop.call_at(due[1], _tell, layer, due)
+        loop.call_at(due[1], _tell, due)
 
 
-def _tell(layer: BaseChannelLayer, due: tuple[str, int]) -> None:
+def _tell(due: tuple[str, int]) -> None:
     _due.discard(due)
-    task = asyncio.get_running_loop().create_task(_tell_now(layer, due[0]))
+    task = asyncio.get_running_loop().create_task(
+        database_sync_to_async(_published_quietly)(due[0])
+    )
     _told_later.add(task)
     task.add_done_callback(_told_later.discard)
 
@@ -367,13 +410,6 @@ def socket_refusal(scope: dict) -> limits.Refusal | None:
     client = scope.get("client") or ("", 0)
     browser = scope.get("cookies", {}).get(settings.SESSION_COOKIE_NAME)
     return limits.check("socket", browser, client[0])
-
-
-async def _tell_now(layer: BaseChannelLayer, code: str) -> None:
-    try:
-        await layer.group_send(group_name(code), presence_notice())
-    except Exception:  # Redis is down: the next notice after it is back heals the table
-        logger.warning("a presence notice of table %s was not sent", code)
 
 
 def language_of(scope: dict) -> str:

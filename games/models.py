@@ -8,6 +8,7 @@ review pages can query and replay games without unpacking every state.
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from django.db import models
@@ -86,11 +87,18 @@ class Game(models.Model):
     # A daily challenge's game (``DailyAttempt``) plays the day's seed, which everyone
     # plays that day: it stays secret until then, even once the game is over.
     seed_secret_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # The languages the table's pages are in, each code once, space-separated: a move
+    # renders its table once in each (``games.rendering.published``). A socket adds its
+    # page's language as it arrives (``add_language``); none is taken off.
+    languages = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = GameQuerySet.as_manager()
+    # when this object was read (``time.time()``), where its reader says: of two tables
+    # of one version, the one read later is the newer (``games.rendering.Published``)
+    read_at: float = 0.0
 
     class Meta:
         indexes = [models.Index(fields=["status", "-finished_at"])]
@@ -134,9 +142,22 @@ class Game(models.Model):
             raise ValueError(f"game {self.code} has not started")
         return state
 
+    @property
+    def table_languages(self) -> list[str]:
+        return self.languages.split()
+
     def set_engine_state(self, state: GameState) -> None:
         self.state = state.to_dict()
         self.__dict__["_parsed_state"] = (self.state, state)
+
+
+def read_game(**lookup: object) -> Game | None:
+    """The game with everything its table shows: its seats and its next game."""
+    games = Game.objects.select_related("next_game").prefetch_related("seats")
+    game = games.filter(**lookup).first()
+    if game is not None:
+        game.read_at = time.time()
+    return game
 
 
 BOT_LEVELS = {"beginner": _("Beginner"), "good": _("Good"), "perfect": _("Perfect")}

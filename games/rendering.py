@@ -1,29 +1,30 @@
-"""The table rendered for one viewer (``table_view``'s data through the partials of
-``games/table.html``), shared by every browser that sees the same, and the other
-renderings of the table's pages.
+"""The table rendered once per move, the same bytes for every browser at it.
 
-Views and the WebSocket consumer both render through here, so a browser gets the
-same table whether it asked for it or was pushed it. Only seats the viewer holds
-get live buttons, and only when it is their turn.
+A move's table is rendered in the request that made it, from the state the move
+committed, once per language in use at the table (``Game.languages``), and those bytes
+are the mover's answer and every socket's push (``games/broadcast.py``). Nothing in
+them depends on who looks: the controls of the player to move are in them, and each
+page shows them only where its viewer holds that seat (``tableview.Me``, carried by
+the page as it loads). A page loaded whole renders the table for itself, with its
+forms' CSRF fields, from the same partials.
 
-A move's table is rendered afresh, but most of it reads as it did: Django's template
-engine costs some microseconds per tag and variable, a scorecard has a hundred
-cells, and the table partial was most of what a move cost. So the parts of a table
-are each a partial rendered once per what it is given (``fragment``): a scorecard's
-cell, row and head, a die, the roll button, the presence list, the banner, and
-the table partial puts the version's forms around them.
+The parts of a table (a scorecard's cell, row and head, a die, the roll button, the
+presence list, the banner) are each a partial rendered once per what it is given and
+kept (``fragment``): between two rolls most of a table reads as it did, and Django's
+template engine costs some microseconds per tag, with a hundred cells to a scorecard.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterable
 from typing import NamedTuple, TypeVar
 
 from django.conf import settings
-from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 
 from games.bounded import Bounded
@@ -31,31 +32,26 @@ from games.models import Game
 from games.presence import SPECTATORS
 from games.reactions import REACTIONS
 from games.scorecard import Cell, Scorecard
-from games.tableview import (
-    Confirm,
-    Table,
-    handed_over,
-    lobby_context,
-    shared_key,
-    table_urls,
-    table_view,
-)
+from games.tableview import Confirm, Me, Table, handed_over, lobby_context, table_urls, table_view
 from games.viewer import Viewer
 
 TEMPLATE = "games/table.html"
-WATCHING_MARK = "<!--watching-->"  # where the spectators' line goes, filled in per push
 
 # How many renderings of each partial a process keeps (``fragment``): a scorecard's
 # cells and rows come in hundreds per rule set and language, the rest in tens.
 _FRAGMENT_SIZES = {"scorecard-cell": 8192, "scorecard-sum": 4096, "scorecard-row": 8192}
 _FRAGMENTS: dict[str, Bounded[tuple, SafeString]] = {}
+_FRAGMENTS_LOCK = threading.Lock()
 
 Kept = TypeVar("Kept")
 
 
 def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> Kept:
     """``cache[key]``, made by ``make`` the first time; made afresh every time when the
-    render caches are off (``YATZY_RENDER_CACHE``)."""
+    render caches are off (``YATZY_RENDER_CACHE``, for the test that a table from the
+    caches reads as one rendered afresh). Moves of different tables render in different
+    threads at once: ``Bounded`` locks its writes, and two threads that both make a
+    missing value make the same one."""
     if not settings.YATZY_RENDER_CACHE:
         return make()
     value = cache.get(key)
@@ -72,7 +68,8 @@ def fragment(partial: str, **context: object) -> SafeString:
     ``SafeString``): equal values render the same."""
     cache = _FRAGMENTS.get(partial)
     if cache is None:
-        cache = _FRAGMENTS[partial] = Bounded(_FRAGMENT_SIZES.get(partial, 1024))
+        with _FRAGMENTS_LOCK:
+            cache = _FRAGMENTS.setdefault(partial, Bounded(_FRAGMENT_SIZES.get(partial, 1024)))
     key = (get_language(), *context.items())
     return kept(cache, key, lambda: render_to_string(f"{TEMPLATE}#{partial}", context))
 
@@ -90,13 +87,16 @@ class Pieces(NamedTuple):
     scorecard: SafeString
 
 
-def pieces(view: Table) -> Pieces:
+def pieces(view: Table, mine: bool | None = None) -> Pieces:
+    """The parts of ``view``: for every viewer (``mine`` None: the controls of the player
+    to move and what the others see in their place, each marked), or for a page whose
+    viewer is to move (``mine``) or not."""
     turn = view.turn
-    banner = fragment("banner", turn=turn)
+    banner = fragment("banner", turn=turn, mine=mine)
     joker = fragment("joker", joker=turn.joker) if turn.joker else SafeString()
     if view.dice:
         dice = tuple(
-            fragment("die", position=i, face=face, held=held, can_hold=view.can_hold)
+            fragment("die", position=i, face=face, held=held, can_hold=view.can_hold, mine=mine)
             for i, (face, held) in enumerate(view.dice)
         )
     else:
@@ -106,21 +106,24 @@ def pieces(view: Table) -> Pieces:
         banner=banner,
         joker=joker,
         dice=dice,
-        roll_button=fragment("roll-button", can_roll=view.can_roll, rolls_left=turn.rolls_left),
+        roll_button=fragment(
+            "roll-button", can_roll=view.can_roll, rolls_left=turn.rolls_left, mine=mine
+        ),
         presence=fragment("presence", presence=view.presence),
-        scorecard=scorecard_html(view.scorecard),
+        scorecard=scorecard_html(view.scorecard, mine),
     )
 
 
 _COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)
 
 
-def scorecard_html(card: Scorecard) -> SafeString:
+def scorecard_html(card: Scorecard, mine: bool | None = None) -> SafeString:
     """The scorecard's table from its rows, each rendered once per its cells, from
     columns whose cells are each rendered once per what they show: between two rolls
-    only the column to move changes, and only for the player to move."""
+    only the column to move changes. ``mine`` as for ``pieces``: the scores offered to
+    the player to move are shown to everyone's page but the others'."""
     columns = [
-        _column_html(card, cells, index == card.current_column)
+        _column_html(card, cells, index == card.current_column, mine)
         for index, cells in enumerate(card.cells)
     ]
     rows = tuple(
@@ -133,9 +136,11 @@ def scorecard_html(card: Scorecard) -> SafeString:
     return render_to_string(f"{TEMPLATE}#scorecard", context)
 
 
-def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeString, ...]:
+def _column_html(
+    card: Scorecard, cells: tuple, current: bool, mine: bool | None
+) -> tuple[SafeString, ...]:
     """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
-    key = (get_language(), card.rows, cells, current)
+    key = (get_language(), card.rows, cells, current, mine)
     return kept(
         _COLUMNS,
         key,
@@ -151,6 +156,7 @@ def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeStri
                 option=cell.option,
                 declarable=cell.declarable,
                 bonus=cell.bonus,
+                mine=mine,
             )
             if isinstance(cell, Cell)
             else fragment("scorecard-sum", value=cell, current=current)
@@ -159,182 +165,119 @@ def _column_html(card: Scorecard, cells: tuple, current: bool) -> tuple[SafeStri
     )
 
 
-def table_page(
-    request: HttpRequest,
-    game: Game,
-    viewer: Viewer,
-    *,
-    message: str | None = None,
-    confirm: str | None = None,
-    hint: object | None = None,
-) -> dict:
-    """The context of the table page for ``viewer``, or of an htmx answer that carries
-    more than the table does (a refusal, a zero to confirm, the coach's hint): either
-    renders the ``table`` partial, whole (``render_table``)."""
-    view = table_view(game, viewer)
-    confirmed = None
-    if confirm:
-        name = gettext(game.started_state().ruleset.category(confirm).name)
-        joker = view.turn.joker
-        confirmed = Confirm(confirm, name, joker.rule.bonus if joker else 0)
-    return {
-        "game": game,
-        "ruleset_name": view.turn.ruleset_name,
-        "view": view,
-        "pieces": pieces(view),
-        "version": game.version,
-        "spectators": spectators(game),
-        "message": message,
-        "confirm": confirmed,
-        "hint": hint,
-        "handed_over": handed_over(game, viewer),
-        "urls": table_urls(game.code),  # the page's own: the take-back, the table's
-        # a spectator has no turn to be called to (the chime)
-        "plays": any(seat.token in viewer.tokens for seat in game.seats.all()),
-        "reactions": REACTIONS.items(),
-    }
-
-
-def render_table(context: dict) -> str:
-    """The table partial of ``table_page``'s context, for an htmx answer: its forms carry
-    no CSRF field (htmx sends the token in a header), as the shared renderings'."""
-    return render_to_string(f"{TEMPLATE}#table", context)
-
-
-def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
-    """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
-    context = {"handed_over": seats, "urls": table_urls(code), "oob": True}
-    return render_to_string("games/table.html#handed-over", context)
-
-
-class Shown(NamedTuple):
-    """A table as the viewers of one view key see it: what it shows, its parts, and the
-    inside of its section rendered, with the spectators' line still to fill in
-    (``WATCHING_MARK``)."""
-
-    view: Table
-    pieces: Pieces
-    content: SafeString
-
-
-_LIVE_CACHE: Bounded[tuple, Shown] = Bounded(2048)
-
-
-def render_live(game: Game, viewer: Viewer, lobby_page: bool) -> str:
-    """What the WebSocket sends ``viewer``: the lobby or table partial, swapped in by id.
-
-    A lobby that has started, or a finished table with a next game, carries
-    ``data-redirect`` so the browser follows to where the players are. Each page is
-    sent only what it has a place for (htmx logs a part without one as an error): a
-    lobby page whose game has started, only that redirect.
-    """
-    if game.status == Game.Status.LOBBY:
-        context = lobby_context(game, viewer)
-        context["oob"] = True
-        return render_to_string("games/lobby.html#lobby", context)
-    if lobby_page:
-        return _to_the_table(game)
-    key, pushes = _push_key(game, viewer, get_language())
-    html = pushes.get(key)
-    if html is None:
-        html = pushes[key] = _section(game, _shown(game, viewer), oob=True)
-    return html
-
-
-def cached_live(game: Game, viewer: Viewer, language: str, lobby_page: bool) -> str | None:
-    """What ``render_live`` would send ``viewer`` in ``language``, if that needs neither
-    the database nor a rendering of the table: it is in the cache (``game`` read with
-    its seats, as ``snapshots`` reads them). Safe to call on the event loop; ``None``
-    means render it (``render_live``).
-
-    The string sent is kept on the game, per view and spectator count, so the browsers
-    that see the same table share one string, made once (and hashed once)."""
-    if game.status == Game.Status.LOBBY:
-        return None
-    if lobby_page:
-        return _to_the_table(game)
-    key, pushes = _push_key(game, viewer, language)
-    html = pushes.get(key)
-    if html is None:
-        shown = _LIVE_CACHE.get(key[0]) if settings.YATZY_RENDER_CACHE else None
-        if shown is None:
-            return None
-        with translation.override(language):
-            html = pushes[key] = _section(game, shown, oob=True)
-    return html
-
-
-def _push_key(game: Game, viewer: Viewer, language: str) -> tuple[tuple, dict[tuple, str]]:
-    """The key of what ``viewer`` is pushed of this read of ``game`` (its view and the
-    spectators' count), and the pushes made of this read so far: every socket that is
-    sent the same table shares one string, however it got there."""
-    key = (_view_key(game, viewer, language), spectators(game))
-    return key, game.__dict__.setdefault("_pushes", {})
-
-
 def spectators(game: Game) -> int:
     """The browsers watching ``game``: as the database counts them, and the arrivals and
     departures in this process it has yet to be told of."""
     return max(0, game.spectators + SPECTATORS.pending(game))
 
 
-def _to_the_table(game: Game) -> str:
-    """What a lobby page is sent once its game has started: go to the table."""
-    context = {"redirect": table_urls(game.code)["table"]}
-    return render_to_string("games/lobby.html#to-the-table", context)
-
-
-def table_partial(game: Game, viewer: Viewer) -> str:
-    """The table partial as ``viewer`` sees it, for htmx answers: the rendering its
-    socket is pushed too (``render_live``), but for the push's ``hx-swap-oob``. Forms
-    carry no CSRF field: htmx sends the token in a header."""
-    return _section(game, _shown(game, viewer), oob=False)
-
-
-def _shown(game: Game, viewer: Viewer) -> Shown:
-    """The table as ``viewer`` sees it, rendered once per process for all who see the
-    same (everyone but the seat to move, at one version, in one language): the answer
-    to a move is the rendering the mover's other pages are pushed, and rendering is
-    the cost of a move. Spectators come and go without a move: their count is filled
-    in per answer and push (``_section``), so that their arrivals do not each cost a
-    rendering."""
-    return kept(_LIVE_CACHE, _view_key(game, viewer, get_language()), lambda: _render(game, viewer))
-
-
-def _render(game: Game, viewer: Viewer) -> Shown:
-    view = table_view(game, viewer)
-    parts = pieces(view)
-    context = {"view": view, "pieces": parts, "version": game.version, "spectators": None}
-    return Shown(view, parts, render_to_string(f"{TEMPLATE}#table-content", context))
-
-
-def _section(game: Game, shown: Shown, oob: bool) -> str:
-    """The ``#table`` section around ``shown``'s inside, its spectators' line filled in;
-    with ``oob``, swapped in by id (a push)."""
-    watching = fragment("watching", spectators=spectators(game))
-    # safe: a rendering, with a rendered partial in place of its mark
-    content = mark_safe(shown.content.replace(WATCHING_MARK, watching, 1))
-    context = {
-        "view": shown.view,
-        "pieces": shown.pieces,
+def table_context(game: Game, me: Me | None = None) -> dict:
+    """What the ``table`` partial shows of ``game``: the same for every viewer, or (a
+    whole page, ``me``) only what its viewer sees of that."""
+    view = table_view(game)
+    mine = None if me is None else me.my_turn
+    return {
+        "view": view,
+        "pieces": pieces(view, mine),
         "version": game.version,
-        "content": content,
-        "oob": oob,
+        "spectators": spectators(game),
+        "mine": mine,
+        "player": None if me is None else me.player,
+        "may_skip": None if me is None else me.may_skip(view.skippers),
     }
+
+
+def render_table(game: Game) -> str:
+    """The table as every browser at it is sent it, in the active language: swapped
+    in by id (``hx-swap-oob``) wherever it comes, the answer to a move as much as a
+    push. Its forms carry no CSRF field: htmx sends the token in a header."""
+    context = table_context(game)
+    context["oob"] = True
     return render_to_string(f"{TEMPLATE}#table", context)
 
 
-def _view_key(game: Game, viewer: Viewer, language: str) -> tuple:
-    """Everything the table partial depends on, for ``viewer`` in ``language``. What is
-    the same for every viewer is worked out once per game read and kept on it: a move
-    asks for the key of every browser at its table. (Whether the player to move has
-    been away long enough to be skipped changes with time alone; a read of the game
-    is kept for the notices of one version, seconds at most.)"""
-    shared = shared_key(game)
-    token_to_move = shared.token_to_move
-    live = token_to_move is not None and token_to_move in viewer.tokens
-    # the host (or, with the host gone too, the players) sees more than the others only
-    # when the player to move is away, and the players more than the spectators only at
-    # the end (they may play again)
-    player = bool(shared.players & viewer.tokens)
-    return (shared.common, language, live, shared.skippers.include(viewer), player)
+class Published(NamedTuple):
+    """A table as it is sent to every browser at it: its version, when the game was read
+    for it (a presence change renders the same version again: the newer reading wins),
+    and its bytes per language."""
+
+    version: int
+    read: float
+    tables: dict[str, str]
+
+
+def published(game: Game, languages: Iterable[str]) -> Published:
+    """``game``'s table rendered once in each of ``languages``."""
+    tables = {}
+    for language in dict.fromkeys(languages):
+        with translation.override(language):
+            tables[language] = render_table(game)
+    return Published(game.version, game.read_at or time.time(), tables)
+
+
+def answer_context(
+    game: Game,
+    *,
+    me: Me | None = None,
+    message: str | None = None,
+    confirm: str | None = None,
+    hint: object | None = None,
+) -> dict:
+    """The table with what only the page that asked is told: a refusal, a zero to
+    confirm, the coach's hint (each marked ``data-answer``, kept by the page when the
+    next push of the same version comes, table.js)."""
+    context = table_context(game, me)
+    confirmed = None
+    if confirm:
+        name = gettext(game.started_state().ruleset.category(confirm).name)
+        joker = context["view"].turn.joker
+        confirmed = Confirm(confirm, name, joker.rule.bonus if joker else 0)
+    context.update(oob=True, message=message, confirm=confirmed, hint=hint)
+    return context
+
+
+def render_answer(game: Game, **extra: object) -> str:
+    """``answer_context``'s table, for an htmx answer."""
+    return render_to_string(f"{TEMPLATE}#table", answer_context(game, **extra))  # type: ignore[arg-type]
+
+
+def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
+    """The context of the whole table page for ``viewer``: the table as everyone sees
+    it, and who is looking (``me``)."""
+    context = answer_context(game, me=me, **extra)  # type: ignore[arg-type]
+    context.update(
+        oob=False,
+        game=game,
+        me=me,
+        ruleset_name=context["view"].turn.ruleset_name,
+        handed_over=handed_over(game, viewer),
+        urls=table_urls(game.code),  # the page's own: the take-back, the table's
+        plays=me.player,  # a spectator has no turn to be called to (the chime)
+        reactions=REACTIONS.items(),
+    )
+    return context
+
+
+def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
+    """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
+    context = {"handed_over": seats, "urls": table_urls(code), "oob": True}
+    return render_to_string(f"{TEMPLATE}#handed-over", context)
+
+
+def me_marker(me: Me) -> str:
+    """Who is looking, as the page carries it (``#me``), to be swapped in by id when a
+    seat changes hands."""
+    return render_to_string(f"{TEMPLATE}#me", {"me": me, "oob": True})
+
+
+def render_lobby(game: Game, viewer: Viewer) -> str:
+    """The lobby as ``viewer`` sees it, swapped in by id (a push)."""
+    context = lobby_context(game, viewer)
+    context["oob"] = True
+    return render_to_string("games/lobby.html#lobby", context)
+
+
+def to_the_table(game: Game) -> str:
+    """What a lobby page is sent once its game has started: go to the table."""
+    context = {"redirect": table_urls(game.code)["table"]}
+    return render_to_string("games/lobby.html#to-the-table", context)

@@ -123,6 +123,9 @@ class Skippers(NamedTuple):
         return self.host == viewer.browser_id or bool(self.players & viewer.tokens)
 
 
+NOBODY_SKIPS = Skippers(None, frozenset())
+
+
 def skippers(game: Game, seats: list[Seat], to_move: int | None) -> Skippers:
     """Who may skip the player ``to_move`` of ``game``: nobody while they are there, or
     while the computer plays for them; the host once they are away; and once the host

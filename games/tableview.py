@@ -57,16 +57,17 @@ class JokerWords(NamedTuple):
 
 
 class Turn(NamedTuple):
-    """What the title, the turn banner and the target line say."""
+    """What the title, the turn banner and the target line say. The banner says both
+    what the player to move reads ("Your turn, Alice") and what everyone else reads
+    ("Alice's turn"); the page shows one of them (``Me``)."""
 
     ruleset_name: str
     house_rules: str  # the options beyond the rule set's own, in words (``options_words``)
     finished: bool
     winner: Winner | None
-    live: bool  # the viewer is to move
     player_to_move: str
     roll_number: int
-    declaring: bool  # the viewer must declare a target before scoring
+    declaring: bool  # the player to move must declare a target before scoring
     rolls_left: int
     target_name: str  # the declared target of this turn, translated
     joker: JokerWords | None  # said to everyone, as it explains the scores offered
@@ -81,8 +82,9 @@ class Presence(NamedTuple):
 
 
 class Table(NamedTuple):
-    """Everything the table shows one viewer at one version, but the version and the
-    spectators."""
+    """Everything the table shows at one version, the same for every viewer: the
+    controls of the player to move are in it, and each page shows them only where
+    its viewer holds that seat (``Me``)."""
 
     code: str
     urls: dict[str, str]
@@ -90,13 +92,14 @@ class Table(NamedTuple):
     dice: tuple[tuple[int, bool], ...]  # (face, held) per die
     dice_count: int
     roll: str  # which roll the dice are of ("turn.roll"; "" before the turn's first)
-    can_hold: bool
-    can_roll: bool
-    can_hint: bool
+    to_move: int | None  # the player index of the player to move (None: nobody)
+    can_hold: bool  # the player to move may hold dice
+    can_roll: bool  # and roll
+    can_hint: bool  # and ask the coach
     presence: Presence
-    can_skip: bool
-    skip_category: str  # where a skip would score its zero, translated (when can_skip)
-    can_play_again: bool  # a player's, at the end
+    skippers: str  # who may skip the player to move: "host", "players" or "" (nobody)
+    skip_category: str  # where a skip would score its zero, translated (when skippers)
+    can_play_again: bool  # the players may, at the end (not a daily challenge's)
     ranking: tuple[tuple[int, str, int, bool], ...]  # (rank, name as markup, total, winner)
     scorecard: Scorecard
     redirect: str  # where a browser at a finished table goes next, if anywhere
@@ -140,16 +143,17 @@ class Confirm(NamedTuple):
     bonus: int  # an extra Yahtzee the joker rule puts at 0 still earns the Yahtzee bonus
 
 
-def table_view(game: Game, viewer: Viewer) -> Table:
-    """Everything the table shows ``viewer`` (but the version and the spectators)."""
+def table_view(game: Game) -> Table:
+    """Everything the table shows at this version, but the spectators."""
     seats = list(game.seats.all())
     state = game.started_state()
     names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
-    controlled = {s.player_index for s in seats if s.token in viewer.tokens}
     to_move = state.current_player
-    live = to_move is not None and to_move in controlled
     declaring = bool(
-        live and state.options.declared_target and state.roll_number > 0 and not state.target
+        to_move is not None
+        and state.options.declared_target
+        and state.roll_number > 0
+        and not state.target
     )
     ranking = _ranking(state, names) if state.is_finished else ()
     teams = any(seat.team is not None for seat in seats)
@@ -160,7 +164,6 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         house_rules=options_words(state.options, teams),
         finished=state.is_finished,
         winner=_winner(state, ranking) if ranking else None,
-        live=live,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
         roll_number=state.roll_number,
         declaring=declaring,
@@ -168,10 +171,9 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         target_name=gettext(state.ruleset.category(state.target).name) if state.target else "",
         joker=_joker(state),
     )
-    # whether the player to move may be skipped, and by whom, as the view's key has
-    # it, however late this rendering comes: it changes with time alone
-    shared = shared_key(game)
-    may_skip = shared.skippers.include(viewer)
+    playing = to_move is not None and not state.is_finished
+    skip = seating.skippers(game, seats, to_move) if playing else seating.NOBODY_SKIPS
+    skippers = "players" if skip.players else "host" if skip.host is not None else ""
     return Table(
         code=game.code,
         urls=table_urls(game.code),
@@ -180,26 +182,27 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         dice_count=state.dice_count,
         # a browser shown another roll than before animates the dice it rolled (table.js)
         roll=f"{state.turn}.{state.roll_number}" if state.roll_number else "",
-        can_hold=live and 0 < state.roll_number < rules.MAX_ROLLS,
-        can_roll=live
+        to_move=to_move if playing else None,
+        can_hold=playing and 0 < state.roll_number < rules.MAX_ROLLS,
+        can_roll=playing
         and state.roll_number < rules.MAX_ROLLS
         and not declaring
         and len(state.held) < state.dice_count,
-        can_hint=live and game.coach and not state.is_finished,
+        can_hint=playing and game.coach,
         presence=presence(
             tuple(
                 (seat.kind, seat.shown_name, seat.connections > 0, bool(seat.handed_from))
                 for seat in seats
             )
         ),
-        can_skip=may_skip and not live,
+        skippers=skippers,
         skip_category=gettext(state.ruleset.category(rules.skipped_category(state)).name)
-        if may_skip and not live and not state.is_finished
+        if skippers
         else "",
         # (only the end asks; a daily challenge has no next game)
-        can_play_again=bool(shared.players & viewer.tokens) and game.seed_secret_until is None,
+        can_play_again=game.seed_secret_until is None,
         ranking=ranking,
-        scorecard=scorecard(state, names, live, declaring),
+        scorecard=scorecard(state, names, playing, declaring),
         redirect=table_urls(game.next_game.code)["table"] if game.next_game else "",
         last_move=last_move_words(game.last_move, state, {s.position: s.shown_name for s in seats}),
         again_by=again_words(game, state, seats),
@@ -212,6 +215,49 @@ def table_view(game: Game, viewer: Viewer) -> Table:
         dice_commitment=game.dice_commitment,
         dice_seed=game.revealed_seed,
         daily=daily_note(game),
+    )
+
+
+class Me(NamedTuple):
+    """Who is looking at a table page, for the page to show what is theirs: the
+    controls of the player to move where it holds that seat, the skip where it is the
+    host (or a player, once the host is away too), Play again where it plays. The
+    table itself is the same bytes for everyone; the page carries this once, as it
+    loads (``#me``, and the classes of ``.table-page``: flow.css, table.js)."""
+
+    players: tuple[int, ...]  # the player indexes of the seats it plays
+    host: bool
+    player: bool  # it holds a seat at this table (a seat handed to the computer too)
+    my_turn: bool  # the player to move is one of its
+
+    @property
+    def classes(self) -> str:
+        named = (("my-turn", self.my_turn), ("host", self.host), ("player", self.player))
+        return " ".join(name for name, on in named if on)
+
+    def may_skip(self, skippers: str) -> bool:
+        """Whether the skip offered to ``skippers`` ("host", "players") is this page's."""
+        if not skippers or self.my_turn:
+            return False
+        return self.host or (self.player and skippers == "players")
+
+    @property
+    def players_text(self) -> str:
+        return " ".join(str(index) for index in self.players)
+
+
+def me(game: Game, viewer: Viewer) -> Me:
+    seats = list(game.seats.all())
+    players = tuple(
+        s.player_index for s in seats if s.player_index is not None and s.token in viewer.tokens
+    )
+    state = game.engine_state()
+    to_move = state.current_player if state is not None and not state.is_finished else None
+    return Me(
+        players=players,
+        host=bool(viewer.browser_id) and game.host_browser == viewer.browser_id,
+        player=bool(seating.player_tokens(game) & viewer.tokens),
+        my_turn=to_move is not None and to_move in players,
     )
 
 
@@ -458,40 +504,6 @@ def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None
         "filled_seats": sum(1 for seat in seats if not seat.is_open),
         "perfect_as_good": perfect_as_good(game, seats),
     }
-
-
-class SharedKey(NamedTuple):
-    """What of the view's key is the same for every viewer of one read of a game."""
-
-    common: tuple  # everything the table shows them
-    token_to_move: str | None
-    skippers: seating.Skippers  # who may skip the player to move, if anyone
-    players: frozenset[str]  # the players' tokens once the game is over, else none
-
-
-def shared_key(game: Game) -> SharedKey:
-    """The shared part of the view's key of this read of ``game``, worked out once."""
-    shared = game.__dict__.get("_view_key")
-    if shared is None or shared.common[2] != game.version:
-        seats = list(game.seats.all())
-        to_move = game.started_state().current_player
-        skip = seating.skippers(game, seats, to_move)
-        shared = game.__dict__["_view_key"] = SharedKey(
-            (
-                game.id,
-                game.code,  # ids are reused when a test database rolls back; codes are not
-                game.version,
-                game.next_game_id,
-                game.seed_revealable,  # a daily challenge's seed shows once its day is over
-                tuple((s.id, s.connections > 0, s.away_since) for s in seats),
-                skip.host is not None,  # the player to move is away
-                bool(skip.players),  # and the host too
-            ),
-            next((s.token for s in seats if s.player_index == to_move), None),
-            skip,
-            seating.player_tokens(game) if game.status == Game.Status.FINISHED else frozenset(),
-        )
-    return shared
 
 
 def seat_label(seat: Seat) -> str:

@@ -290,9 +290,9 @@ if YATZY_AWAY_BEFORE_SKIP < 0:
 # (games/clock.py). For trying a day's end by hand; leave unset on a real site.
 YATZY_CLOCK_SHIFT = timedelta(seconds=env_int("YATZY_CLOCK_SHIFT_S", 0))
 
-# Each process keeps the tables and parts of tables it rendered, for the next browser
-# that sees the same (games/rendering.py). 0 renders every one afresh: slower, and a
-# way to tell a stale rendering from a bug.
+# Each process keeps the parts of tables it rendered (a scorecard's cells, rows, the
+# dice), for the next move that shows the same (games/rendering.py). 0 renders every
+# one afresh: slower, and a way to tell a stale rendering from a bug.
 YATZY_RENDER_CACHE = env_bool("YATZY_RENDER_CACHE", True)
 
 # Who may read /metrics (yatzy_site/monitoring.py): the addresses and networks listed

@@ -9,6 +9,7 @@ transaction already serialises writers) for the length of its transaction.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
 
@@ -76,6 +77,7 @@ def locked(code: str, with_seats: bool = False) -> Game:
     game = games.first()
     if game is None:
         raise GameNotFound
+    game.read_at = time.time()  # locked since: its table is newer than any read before
     return game
 
 

@@ -20,8 +20,8 @@ from redis.exceptions import RedisError
 from games import broadcast, services
 from games.errors import ActionError
 from games.models import Game
-from games.rendering import render_table, table_page, table_partial
-from games.tableview import rejoin_links
+from games.rendering import page_context, render_answer, render_table
+from games.tableview import me, rejoin_links
 from games.viewer import Viewer, peek_viewer, remember_seats, viewer_from_session
 
 if TYPE_CHECKING:
@@ -165,11 +165,13 @@ def table_response(
     if game.status == Game.Status.LOBBY:
         message = extra.get("message") or _("The game has not started yet.")
         return _refused(request, status if status >= 400 else 409, message)
-    if request.htmx and status == 200 and not any(extra.values()):
-        return HttpResponse(table_partial(game, viewer))
-    context = table_page(request, game, viewer, **extra)
     if request.htmx:
-        return HttpResponse(render_table(context), status=status)
+        if status == 200 and not any(extra.values()):
+            # a move's answer is the table its commit published (the bytes every browser
+            # at the table is sent); a table asked for again is rendered for the asking
+            return HttpResponse(broadcast.answer_of(game) or render_table(game))
+        return HttpResponse(render_answer(game, **extra), status=status)
+    context = page_context(game, viewer, me(game, viewer), **extra)
     context["page"] = broadcast.new_page_id()
     context["server_now_ms"] = int(time.time() * 1000)  # timer.js: the browser's clock's error
     if game.status == Game.Status.PLAYING:  # to go on on another device

@@ -33,14 +33,58 @@
     if (event.persisted) following = false;
   });
 
+  // The table comes the same to every browser at it (games/rendering.py): the controls
+  // of the player to move (if-mine) and what the others see in their place (if-theirs),
+  // Play again for the players (if-player) and the review for the spectators
+  // (if-spectator), the skip offers for the host or the players (data-skippers). This
+  // page is its viewer's: the player to move (data-to-move) is its own when #me plays
+  // them (the page's load says so, and the server again when a seat changes hands), and
+  // the page's classes say whether it hosts and plays. It keeps its viewer's part of
+  // each table as the table comes in, before it is shown, and marks its turn (my-turn).
+  function isMine(table) {
+    var me = document.getElementById("me");
+    var toMove = table && table.getAttribute("data-to-move");
+    if (!me || toMove === null) return false;
+    return (me.getAttribute("data-players") || "").split(" ").indexOf(toMove) >= 0;
+  }
+  function keepOwnPart(part, table) {
+    var page = document.querySelector(".table-page");
+    if (!page || !part || !table) return;
+    var mine = isMine(table);
+    var player = page.classList.contains("player");
+    var host = page.classList.contains("host");
+    var skippers = table.getAttribute("data-skippers");
+    var gone = [mine ? ".if-theirs" : ".if-mine", player ? ".if-spectator" : ".if-player"];
+    if (mine || !skippers || !(host || (player && skippers === "players"))) {
+      gone.push(".skip-offer");
+    }
+    part.querySelectorAll(gone.join(",")).forEach(function (element) { element.remove(); });
+  }
+  function markMine() {
+    var page = document.querySelector(".table-page");
+    if (!page) return false;
+    var mine = isMine(document.getElementById("table"));
+    page.classList.toggle("my-turn", mine);
+    return mine;
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    markMine();
+    // another seat is this page's now (a take-back, a handover): the table on screen
+    // kept the part of the seats it had, so it is asked for again
+    if (event.target.id === "me") resync();
+  });
+  // A button this page shows (a control of another viewer's is in the table, hidden).
+  function shown(element) {
+    return !!element && element.getClientRects().length > 0;
+  }
+
   function afterUpdate() {
     var moved = document.querySelector("[data-redirect]");
     if (moved) {
       follow(moved.getAttribute("data-redirect"));
       return;
     }
-    var table = document.getElementById("table");
-    var myTurn = table && table.getAttribute("data-live") === "1";
+    var myTurn = markMine();
     // The page's own title as last set (htmx sets another with a page put in place of
     // this one, such as a refusal's), marked while it is this browser's turn.
     var title = document.title;
@@ -200,7 +244,7 @@
     var page = document.querySelector("[data-table-url]");
     if (table && page && window.htmx) {
       var url = page.getAttribute("data-table-url");
-      return window.htmx.ajax("GET", url, { target: "#table", swap: "outerHTML" });
+      return window.htmx.ajax("GET", url, { target: "#table", swap: "none" });
     }
     return null;
   }
@@ -349,14 +393,32 @@
   // So with the lobby's pushes: a friend's page arriving or leaving changes their seat's
   // "here" or "away", not the host's Start button, which a whole new lobby replaced
   // under the host's finger (the press was lost).
+  // An answer to this page's own request (its move, a refusal, the coach) comes in by
+  // id as a push does, and replaces the table whole: what it adds (data-answer) is new.
   var PUSHED_PARTS = ["table", "lobby"];
+  // the announcement says the turn as the banner does: this page's words of it
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "announcement" && event.detail.fragment) {
+      keepOwnPart(event.detail.fragment, document.getElementById("table"));
+    }
+  });
+  var answering = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    answering = true;
+    queueMicrotask(function () { answering = false; }); // htmx swaps in this same task
+  });
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
     var fragment = event.detail.fragment;
     if (!target || PUSHED_PARTS.indexOf(target.id) < 0 || !fragment) return;
     var incoming = fragment.id === target.id ? fragment : fragment.querySelector("#" + target.id);
-    if (isOlder(versionOf(incoming), target) || (incoming && keepUnchanged(target, incoming))) {
+    if (target.id === "table") keepOwnPart(incoming, incoming);
+    if (isOlder(versionOf(incoming), target)) {
       event.detail.shouldSwap = false;
+    } else if (!answering && incoming && keepUnchanged(target, incoming)) {
+      event.detail.shouldSwap = false;
+      markMine(); // no swap: htmx tells of none
     }
   });
 
@@ -384,6 +446,9 @@
       input.remove();
     });
     copy.removeAttribute("hx-swap-oob"); // on a pushed table, not on the one shown
+    // who may skip the player to move changes with time alone, at the same version: the
+    // skip offer is a part of its own, and the attribute is taken over as it is
+    copy.removeAttribute("data-skippers");
     return copy.outerHTML;
   }
   function keyOf(element) {
@@ -392,6 +457,9 @@
   function keepUnchanged(shown, incoming) {
     if (versionOf(shown) !== versionOf(incoming)) return false;
     if (comparable(shown, false) !== comparable(incoming, false)) return false;
+    var skippers = incoming.getAttribute("data-skippers");
+    if (skippers) shown.setAttribute("data-skippers", skippers);
+    else shown.removeAttribute("data-skippers");
     var old = Array.prototype.filter.call(shown.children, function (child) {
       return !child.hasAttribute("data-answer");
     });
@@ -445,7 +513,7 @@
 
   function nextToDo() {
     var roll = document.getElementById("roll-button");
-    return roll && !roll.disabled ? roll : document.getElementById("turn");
+    return roll && !roll.disabled && shown(roll) ? roll : document.getElementById("turn");
   }
 
   // The game ends: the turn banner ("Game over") and the final ranking, at the table's
@@ -501,7 +569,7 @@
     if (!focusedId) return;
     var again = focusedId === "turn" ? nextToDo() : document.getElementById(focusedId);
     focusedId = null;
-    if (again && document.activeElement !== again && !again.disabled) {
+    if (again && document.activeElement !== again && !again.disabled && shown(again)) {
       again.focus({ preventScroll: true });
     }
   });
@@ -604,7 +672,7 @@
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#table button[type=submit]");
-    if (!button || button.disabled || !button.id) return;
+    if (!button || button.disabled || !button.id || !shown(button)) return;
     if (!moveInFlight()) {
       sentId = button.id;
       return;
@@ -633,11 +701,6 @@
     if (status >= 400 && status < 500) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
-    }
-    var target = event.detail.target;
-    if (target && target.id === "table") {
-      var match = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-      if (match && isOlder(parseInt(match[1], 10))) event.detail.shouldSwap = false;
     }
   });
   // The review: the step chosen in the turn-by-turn list is shown in the stepper, which
@@ -674,7 +737,7 @@
   var OWN_SPACE = "button, a[href], summary, [role=button], [role=link], [tabindex]:not([tabindex='-1'])";
   function pressable(id) {
     var button = document.getElementById(id);
-    return button && !button.disabled && button.closest("#table") ? button : null;
+    return button && !button.disabled && shown(button) && button.closest("#table") ? button : null;
   }
   // A key pressed as a new table comes in (a hold's answer, and at once R) waits for
   // htmx to have settled it (see "submit" above).
@@ -697,7 +760,9 @@
     return match ? parseInt(match[1], 10) - 1 : null;
   }
   function toTheScorecard() {
-    var choice = document.querySelector("#table .score-option, #table .declare");
+    var choice = Array.prototype.filter.call(
+      document.querySelectorAll("#table .score-option, #table .declare"), shown
+    )[0];
     var scorecard = document.querySelector("#table .scorecard-scroll");
     var place = choice || scorecard;
     if (!place) return false;

@@ -41,7 +41,11 @@ SHARED = {"default": {"BACKEND": "tests.web.test_counted_sockets.RecordingLayer"
 
 @pytest.fixture
 def game(alice: Client, bob: Client, dice: object) -> Game:
-    return bobs_turn(alice, bob, create_game(alice, invites="1"))
+    """Bob's turn at Alice's table, which pages in English have open (their sockets say
+    the language the table is rendered in)."""
+    game = bobs_turn(alice, bob, create_game(alice, invites="1"))
+    Game.objects.filter(id=game.id).update(languages="en")
+    return game
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.test import Client
 
 from games.models import Game, GameEvent, Seat
 from tests.conftest import create_game, fresh, play_to_the_end, script_dice, unisolated, version
+from tests.seen import seen
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -68,9 +69,9 @@ def test_a_spectator_is_offered_the_review_but_not_to_play_again(
     alice: Client, spectator: Client, finished: Game
 ) -> None:
     # The players' table is rendered first: the spectator's is not that one again.
-    assert "Play again</button>" in alice.get(f"/g/{finished.code}/").content.decode()
+    assert "Play again</button>" in seen(alice.get(f"/g/{finished.code}/").content.decode())
 
-    page = spectator.get(f"/g/{finished.code}/").content.decode()
+    page = seen(spectator.get(f"/g/{finished.code}/").content.decode())
 
     assert "Final ranking" in page and "Review the game</a>" in page
     assert "Play again" not in page  # only the players may start the next game

@@ -7,6 +7,7 @@ from django.test import Client
 
 from games.models import Game
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
+from tests.seen import seen
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -32,11 +33,11 @@ def test_every_viewer_sees_the_ranking_and_the_main_buttons_at_the_end(
     game = finished_duel(alice, bob)
 
     for client in (alice, bob):
-        page = unisolated(client.get(f"/g/{game.code}/").content.decode())
+        page = unisolated(seen(client.get(f"/g/{game.code}/").content.decode()))
         assert 'class="ranking result-panel"' in page
         assert "Final ranking" in page and "Winner" in page
         assert "Play again</button>" in page and "Review the game</a>" in page
-    watching = spectator.get(f"/g/{game.code}/").content.decode()
+    watching = seen(spectator.get(f"/g/{game.code}/").content.decode())
     assert "Final ranking" in watching and "Review the game</a>" in watching
     assert "Play again" not in watching
 

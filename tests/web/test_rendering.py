@@ -1,5 +1,5 @@
-"""What a move costs in renderings: the table once per distinct view, shared by the
-viewers who see the same, and what they are shown from it."""
+"""The table rendered once a move, the same bytes for every browser at it, and what
+each page shows its viewer of it (its classes: ``tests/seen.py``)."""
 
 from __future__ import annotations
 
@@ -9,38 +9,44 @@ import pytest
 from django.test import Client, override_settings
 from django.utils import timezone, translation
 
-from games import rendering, rules, scorecard, seating
+from games import rendering, rules, scorecard
 from games.bounded import Bounded
-from games.models import Game, Seat
-from games.snapshots import read_game
-from games.viewer import Viewer, peek_viewer
+from games.models import Game, Seat, read_game
 from tests.conftest import create_game, unisolated, version
+from tests.seen import seen
 from tests.web.test_room import bobs_turn
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+MOVER = {"my-turn", "player", "host"}  # the classes of the mover's page, at the host's screen
+WATCHER: set[str] = set()  # of a spectator's
 
 
-def viewer_of(client: Client) -> Viewer:
-    return peek_viewer(client.session)
-
-
-def test_a_roll_shows_the_mover_its_options_and_the_watchers_the_same_scorecard(
-    alice: Client, dice: object
+def test_a_roll_is_answered_with_the_table_everyone_is_shown(
+    alice: Client, spectator: Client, dice: object
 ) -> None:
     game = create_game(alice, players="Bob")
-    alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-    watched = rendering.table_partial(read_game(id=game.id), Viewer(""))
-
     answer = alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-    moved = read_game(id=game.id)
-    watched_again = rendering.table_partial(moved, Viewer(""))
+    watched = spectator.get(f"/g/{game.code}/", **HTMX)
 
-    assert answer.status_code == 200
-    scorecard = watched.partition('<table class="scorecard')[2].partition("</table>")[0]
-    again = watched_again.partition('<table class="scorecard')[2].partition("</table>")[0]
-    assert scorecard and again == scorecard
-    assert 'class="score-option' in answer.content.decode()  # the mover's has its options
-    assert 'class="score-option' not in watched_again
+    assert answer.status_code == watched.status_code == 200
+    assert answer.content == watched.content  # the same bytes, whoever looks
+    assert 'class="score-option' in seen(answer.content.decode(), MOVER)
+    assert 'class="score-option' not in seen(watched.content.decode(), WATCHER)
+    assert "Your turn, <bdi>Alice</bdi>" in seen(answer.content.decode(), MOVER)
+    assert "<bdi>Alice</bdi>'s turn" in seen(watched.content.decode(), WATCHER)
+    assert "Your turn" not in seen(watched.content.decode(), WATCHER)
+
+
+def test_the_page_says_who_is_looking(alice: Client, spectator: Client, dice: object) -> None:
+    game = create_game(alice, players="Bob")
+
+    mine = alice.get(f"/g/{game.code}/").content.decode()
+    theirs = spectator.get(f"/g/{game.code}/").content.decode()
+
+    assert '<div class="table-page my-turn host player"' in mine
+    assert '<div id="me" hidden data-players="0 1">' in mine
+    assert '<div class="table-page"' in theirs and 'data-players="">' in theirs
+    assert 'id="roll-button" class="primary roll-button if-mine"' in mine
 
 
 def test_a_scorecard_reused_across_versions_shows_every_new_score(
@@ -48,36 +54,39 @@ def test_a_scorecard_reused_across_versions_shows_every_new_score(
 ) -> None:
     game = create_game(alice, players="Bob")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
-    rendering.table_partial(read_game(id=game.id), Viewer(""))
+    rendering.render_table(read_game(id=game.id))
     alice.post(
         f"/g/{game.code}/score/",
         {"version": version(game), "category": "chance", "confirm": "1"},
         **HTMX,
     )
 
-    after = rendering.table_partial(read_game(id=game.id), Viewer(""))
+    after = rendering.render_table(read_game(id=game.id))
 
     chance = read_game(id=game.id).score_entries.get(category="chance").points
     row = after.partition('<tr class="row-category"><th scope="row">Chance</th>')[2]
     assert row.split("</tr>")[0].count(f">{chance}</td>") == 1
 
 
-def test_the_host_sees_the_others_table_unless_the_player_to_move_is_away(
-    alice: Client, bob: Client, dice: object
+def test_the_host_is_offered_the_skip_once_the_player_to_move_is_away(
+    alice: Client, bob: Client, spectator: Client, dice: object
 ) -> None:
     game = bobs_turn(alice, bob, create_game(alice, invites="1"))
-    host, spectator = viewer_of(alice), Viewer("")
 
-    present = read_game(id=game.id)
-    shown = [rendering.table_partial(present, viewer) for viewer in (host, spectator)]
-    assert shown[0] == shown[1]  # Bob is at the table
+    def pages() -> tuple[str, str]:
+        return tuple(  # type: ignore[return-value]
+            unisolated(seen(client.get(f"/g/{game.code}/").content.decode()))
+            for client in (alice, spectator)
+        )
+
+    skip = "Skip Bob's turn"
+    assert not any(skip in page for page in pages())  # Bob is at the table
 
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
-    away = read_game(id=game.id)
-    assert away.status == Game.Status.PLAYING
-    host_sees = unisolated(rendering.table_partial(away, host))
-    assert "Skip Bob&#x27;s turn" in host_sees or "Skip Bob's turn" in host_sees
-    assert "Skip <bdi>Bob" not in rendering.table_partial(away, spectator)
+    host, watcher = pages()
+    assert read_game(id=game.id).status == Game.Status.PLAYING
+    assert skip in host
+    assert skip not in watcher
 
 
 def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
@@ -86,18 +95,19 @@ def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
     game = create_game(alice, declared_target="on")
     alice.post(f"/g/{game.code}/roll/", {"version": version(game)}, **HTMX)
     declaring = read_game(id=game.id)
-    viewer = viewer_of(alice)
 
     with translation.override("en"):
-        english = rendering.table_partial(declaring, viewer)
+        english = rendering.render_table(declaring)
     with translation.override("fi"):
-        finnish = rendering.table_partial(declaring, viewer)
+        finnish = rendering.render_table(declaring)
         target = translation.gettext("Target")
 
     assert target != "Target"
     assert 'aria-label="Die 1: ' in english and 'title="Click to hold"' in english
     assert 'aria-label="Noppa 1: ' in finnish and 'title="Lukitse napsauttamalla"' in finnish
-    assert 'class="declare" aria-label="Declare Chance as target">Target</button>' in english
+    assert (
+        'class="declare if-mine" aria-label="Declare Chance as target">Target</button>' in english
+    )
     assert f">{target}</button>" in finnish and ">Target</button>" not in finnish
 
 
@@ -109,23 +119,21 @@ def test_the_scorecard_and_dice_are_in_the_language_of_the_table(
         {"ruleset": "maxi_yatzy", "players": "Bob", "forced_order": "on"},
     ],
 )
-def test_a_scorecard_from_the_cache_reads_as_one_rendered_afresh(
+def test_a_table_from_the_cache_reads_as_one_rendered_afresh(
     alice: Client, dice: object, options: dict[str, str]
 ) -> None:
-    """Through whole games (rolls, holds, declarations, scores): every viewer's table
-    with the cache filled as play goes on equals the same table rendered with an empty
-    cache, so the cache key holds everything a table shows."""
+    """Through whole games (rolls, holds, declarations, scores): the table rendered with
+    the caches of its parts filled as play goes on equals the same table rendered
+    with none, so a part's key holds everything it shows."""
     game = create_game(alice, **options)
-    mover = viewer_of(alice)
     while True:
         current = read_game(id=game.id)
         state = current.engine_state()
         if state.is_finished:
             break
-        for viewer in (mover, Viewer("")):
-            cached = rendering.table_partial(current, viewer)
-            with override_settings(YATZY_RENDER_CACHE=False):
-                assert rendering.table_partial(current, viewer) == cached
+        cached = rendering.render_table(current)
+        with override_settings(YATZY_RENDER_CACHE=False):
+            assert rendering.render_table(current) == cached
         _next_move(alice, current, state)
 
 
@@ -172,26 +180,6 @@ def test_a_cache_keeps_its_most_recently_written_entries() -> None:
     cache["c"] = 4
 
     assert list(cache.items()) == [("a", 3), ("c", 4)]
-
-
-def test_a_read_of_the_game_shows_the_skip_its_key_says_however_late_it_is_rendered(
-    alice: Client, bob: Client, dice: object, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Whether Bob may be skipped changes with time alone: the host's table rendered
-    # after the deadline for a key worked out before it would be everyone's table.
-
-    game = bobs_turn(alice, bob, create_game(alice, invites="1"))  # Bob never connected
-    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(hours=1))
-    kept = read_game(id=game.id)
-    rendering._view_key(kept, Viewer(""), "en")  # worked out for a spectator, on the loop
-    monkeypatch.setattr(seating, "AWAY_BEFORE_SKIP", timedelta(0))  # time passes
-
-    host = rendering.table_partial(kept, peek_viewer(alice.session))
-    spectator = rendering.table_partial(kept, Viewer(""))
-
-    assert "Skip <bdi>Bob" not in host and "Skip <bdi>Bob" not in spectator
-    host_now = rendering.table_partial(read_game(id=game.id), peek_viewer(alice.session))
-    assert "Skip <bdi>Bob</bdi>" in host_now
 
 
 def test_each_name_of_a_teams_column_is_isolated_on_its_own(db: None) -> None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
+from tests.seen import seen
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -457,7 +458,7 @@ def test_the_host_skips_a_player_who_went_away(alice: Client, bob: Client, lobby
     Seat.objects.filter(name="Bob").update(away_since=timezone.now() - timedelta(minutes=1))
     # the button says where the zero goes
     assert "Skip Bob's turn (0 in Ones)" in unisolated(
-        alice.get(f"/g/{lobby.code}/").content.decode()
+        seen(alice.get(f"/g/{lobby.code}/").content.decode())
     )
     alice.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
 
@@ -517,13 +518,13 @@ def test_a_host_whose_page_has_no_socket_is_not_gone_while_she_looks_at_the_tabl
     )
     before = fresh(game)
 
-    hosts_table = unisolated(alice.get(f"/g/{game.code}/").content.decode())
+    hosts_table = unisolated(seen(alice.get(f"/g/{game.code}/").content.decode()))
     by_carol = carol.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
 
     assert "Skip Bob's turn" in hosts_table
     assert by_carol.status_code == 403
     assert "The host is at the table: only the host can do that." in by_carol.content.decode()
-    assert "Skip Bob" not in unisolated(carol.get(f"/g/{game.code}/").content.decode())
+    assert "Skip Bob" not in unisolated(seen(carol.get(f"/g/{game.code}/").content.decode()))
     after = fresh(game)
     assert (after.version, after.state) == (before.version, before.state)
 
@@ -535,11 +536,11 @@ def test_with_the_host_gone_too_a_friend_may_skip_the_player_to_move(
     join(bob, lobby, "Bob")
     alice.post(f"/g/{lobby.code}/start/", {"version": version(lobby)})
     assert "Skip Alice" not in unisolated(
-        bob.get(f"/g/{lobby.code}/").content.decode()
+        seen(bob.get(f"/g/{lobby.code}/").content.decode())
     )  # not gone yet
 
     Seat.objects.filter(name="Alice").update(away_since=timezone.now() - timedelta(minutes=1))
-    page = unisolated(bob.get(f"/g/{lobby.code}/").content.decode())
+    page = unisolated(seen(bob.get(f"/g/{lobby.code}/").content.decode()))
     assert '<li class="offline">Alice: away</li>' in page and "Skip Alice's turn" in page
     bob.post(f"/g/{lobby.code}/skip/", {"version": version(lobby)})
 
@@ -566,7 +567,7 @@ def test_while_the_host_is_there_only_she_may_skip(
     assert "The host is at the table: only the host can do that." in by_carol.content.decode()
     assert "Only the host of this table can do that." in by_watcher.content.decode()
     assert by_carol.status_code == by_watcher.status_code == 403
-    assert "Skip <bdi>Bob" not in carol.get(f"/g/{game.code}/").content.decode()
+    assert "Skip <bdi>Bob" not in seen(carol.get(f"/g/{game.code}/").content.decode())
     after = fresh(game)
     assert (after.version, after.state) == (before.version, before.state)
 

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from games import rules
 from games.models import Game, ScoreEntry, Seat
 from tests.conftest import NEW_GAME, create_game, fresh, script_dice, unisolated, version
+from tests.seen import seen
 from tests.web.test_room import join
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -83,18 +84,22 @@ def test_a_held_die_reads_held_and_only_the_player_to_move_can_press_the_dice(
     alice: Client, spectator: Client, game: Game
 ) -> None:
     roll(alice, game)
-    mine = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)
-    watched = spectator.get(f"/g/{game.code}/").content.decode()
+    answer = alice.post(f"/g/{game.code}/hold/", {"version": version(game), "die": "2"}, **HTMX)
+    mine = seen(answer.content.decode(), {"my-turn", "player", "host"})
+    watched = seen(spectator.get(f"/g/{game.code}/").content.decode())
 
     face = fresh(game).engine_state().dice[2]
     held = (
-        f'<button type="submit" id="die-2" name="die" value="2" class="die held"'
+        f'<button type="submit" id="die-2" name="die" value="2" class="die if-mine held"'
         f' aria-pressed="true" aria-label="Die 3: {face}" title="Held: click to release">'
     )
-    assert held in mine.content.decode()
+    assert held in mine
     # a die the viewer cannot press does not tell them to click it
-    assert held.replace(' title="Held: click to release">', " disabled>") in watched
-    assert mine.content.decode().count('title="Click to hold">') == 4  # none disabled
+    assert (
+        held.replace(" if-mine", "").replace(' title="Held: click to release">', " disabled>")
+        in watched
+    )
+    assert mine.count('title="Click to hold">') == 4 and " disabled><svg" not in mine
     assert watched.count('name="die"') == 5 and watched.count(" disabled><svg") == 5
     assert "click" not in watched.partition('class="dice"')[2].partition("</form>")[0]
     # nor is a spectator offered a chime for a turn they do not have
@@ -394,9 +399,9 @@ def test_the_roll_button_counts_the_rolls_left_and_is_off_when_none_are(
     alice.post("/i18n/setlang/", {"language": "fi", "next": "/"})
 
     assert buttons == [
-        '<button type="submit" id="roll-button" class="primary roll-button">Roll'
+        '<button type="submit" id="roll-button" class="primary roll-button if-mine">Roll'
         ' <span class="rolls-left">(2 rolls left)</span></button>',
-        '<button type="submit" id="roll-button" class="primary roll-button">Roll'
+        '<button type="submit" id="roll-button" class="primary roll-button if-mine">Roll'
         ' <span class="rolls-left">(1 roll left)</span></button>',
         '<button type="submit" id="roll-button" class="primary roll-button" disabled>Roll'
         ' <span class="rolls-left">(0 rolls left)</span></button>',
@@ -406,8 +411,9 @@ def test_the_roll_button_counts_the_rolls_left_and_is_off_when_none_are(
 
 
 def roll_button(client: Client, game: Game) -> str:
-    page = client.get(f"/g/{game.code}/").content.decode()
-    return re.search(r'<button type="submit" id="roll-button".*?</button>', page, re.S).group(0)
+    page = seen(client.get(f"/g/{game.code}/").content.decode())
+    found = re.search(r'<button type="submit"[^>]* class="primary roll-button.*?</button>', page)
+    return found.group(0)
 
 
 def test_the_yahtzee_bonus_row_is_there_only_where_the_table_plays_it(alice: Client) -> None:
@@ -482,8 +488,9 @@ def test_the_table_says_the_last_move_and_announces_it(alice: Client, dice: obje
     assert f'<p class="last-move">{alice_} scored {points} in Chance.</p>' in answer
     assert (
         '<p id="announcement" class="visually-hidden" aria-live="polite" hx-swap-oob="innerHTML">'
-        f"{alice_} scored {points} in Chance. Your turn, <bdi>Bob</bdi>. Roll the dice.</p>"
-    ) in answer
+        f'{alice_} scored {points} in Chance. <span class="if-mine">Your turn, <bdi>Bob</bdi>.'
+        " Roll the dice.</span></p>"
+    ) in seen(answer, {"my-turn", "player", "host"})  # Bob plays at Alice's screen
     page = alice.get(f"/g/{game.code}/").content.decode()  # the whole page has it too
     assert page.count('id="announcement"') == 1 and page.count('class="last-move"') == 1
 
@@ -542,7 +549,7 @@ def test_an_extra_yahtzee_says_the_joker_rule_and_its_bonus_before_it_is_scored(
 
     assert score_options(page) == [
         '<button type="submit" id="score-sixes" name="category" value="sixes"'
-        ' class="score-option" aria-label="Score 30 in Sixes and a Yahtzee bonus of 100">'
+        ' class="score-option if-mine" aria-label="Score 30 in Sixes and a Yahtzee bonus of 100">'
         '30<span class="option-bonus"> +100</span></button>'
     ]
     said = "Joker rule: this Yahtzee must go in Sixes. Yahtzee bonus: +100 on top of the score."

@@ -1,6 +1,6 @@
-"""Browsers arriving at a table: the handshake answered at once, one read and one
-rendering shared by those arriving together, spectators counted in batches. This is
-what carries a reconnect storm."""
+"""Browsers arriving at a table: the handshake answered at once, spectators sent the
+table the process last published without a rendering of their own, and counted in
+batches. This is what carries a reconnect storm."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from games import rendering
 from games.consumers import TableConsumer
 from games.models import Game
-from games.snapshots import ArrivalReads
-from tests.conftest import create_game, fresh
-from tests.ws.test_consumer import next_version, socket
+from tests.conftest import create_game, fresh, version
+from tests.ws.test_consumer import next_version, post, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,9 +31,9 @@ async def test_the_handshake_is_answered_while_the_sync_thread_is_busy(
     thread_free = threading.Event()
     real_arrive = TableConsumer._arrive
 
-    def busy_arrive(consumer: TableConsumer, joined_at: float):
+    def busy_arrive(consumer: TableConsumer):
         thread_free.wait(5)
-        return real_arrive(consumer, joined_at)
+        return real_arrive(consumer)
 
     monkeypatch.setattr(TableConsumer, "_arrive", busy_arrive)
     ws = socket(game.code, alice)
@@ -48,35 +48,50 @@ async def test_the_handshake_is_answered_while_the_sync_thread_is_busy(
 
 
 @pytest.mark.asyncio
-async def test_arriving_spectators_are_each_counted_on_the_table(
+async def test_arriving_spectators_are_counted_on_the_next_table(
     alice: Client, dice: object
 ) -> None:
     game = await sync_to_async(create_game)(alice)
+    player = socket(game.code, alice)
+    await player.connect()
+    await next_version(player)
     watchers = [socket(game.code) for _ in range(3)]
-    firsts = []
     for watcher in watchers:
         await watcher.connect()
-        firsts.append((await next_version(watcher))[1])
+        await next_version(watcher)
+    await counted_in_database(game, 3)
 
-    assert '<li class="watching">1 watching</li>' in firsts[0]
-    assert '<li class="watching">3 watching</li>' in firsts[2]
-    for watcher in watchers:
-        await watcher.disconnect()
+    await post(alice, f"/g/{game.code}/roll/", version=await sync_to_async(version)(game))
+
+    _version, pushed = await next_version(watchers[0])
+    assert '<li class="watching">3 watching</li>' in pushed
+    for ws in (player, *watchers):
+        await ws.disconnect()
 
 
-def test_spectators_arriving_together_share_one_read(
-    alice: Client, dice: object, django_assert_num_queries
+@pytest.mark.asyncio
+async def test_an_arriving_spectator_is_sent_the_last_table_without_a_rendering(
+    alice: Client, dice: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = create_game(alice)
-    reads = ArrivalReads()
-    joined = time.monotonic()  # three joined the table's group, then queued
+    game = await sync_to_async(create_game)(alice)
+    player = socket(game.code, alice)
+    await player.connect()
+    _version, first = await next_version(player)  # published as the player arrived
+    renders: list[int] = []
+    real_render = rendering.render_table
 
-    with django_assert_num_queries(2):  # the game with its seats, once for all three
-        games = [reads.get(game.code, joined) for _ in range(3)]
-    with django_assert_num_queries(2):  # one that joined after that read reads again
-        reads.get(game.code, time.monotonic())
+    def counted(game: Game) -> str:
+        renders.append(game.version)
+        return real_render(game)
 
-    assert [read.version for read in games] == [game.version] * 3
+    monkeypatch.setattr("games.consumers.render_table", counted)
+    watcher = socket(game.code)
+    await watcher.connect()
+
+    _version, sent = await next_version(watcher)
+    assert sent == first and renders == []
+    for ws in (player, watcher):
+        await ws.disconnect()
 
 
 @pytest.mark.asyncio

@@ -15,6 +15,7 @@ from django.utils import timezone
 from games import broadcast, consumers, presence, seating
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, version
+from tests.seen import seen_by
 from tests.sockets import Socket
 from tests.waits import WAIT_S
 from tests.web.test_room import bobs_turn
@@ -136,8 +137,10 @@ async def test_only_the_seat_to_move_gets_live_buttons(
     _, to_alice = await next_version(host)
     _, to_bob = await next_version(guest)
 
-    assert "Score " in to_alice and 'data-live="1"' in to_alice
-    assert "Score " not in to_bob and 'data-live="0"' in to_bob
+    alice_sees = await sync_to_async(seen_by)(to_alice, alice, lobby)
+    bob_sees = await sync_to_async(seen_by)(to_bob, bob, lobby)
+    assert "Score " in alice_sees and "Your turn" in alice_sees
+    assert "Score " not in bob_sees and "Your turn" not in bob_sees
     await host.disconnect()
     await guest.disconnect()
 
@@ -153,7 +156,7 @@ async def test_a_stranger_sees_the_table_but_cannot_act(
 
     response = await post(spectator, f"/g/{game.code}/roll/", version=str(game.version))
 
-    assert 'data-live="0"' in html
+    assert "Your turn" not in await sync_to_async(seen_by)(html, spectator, game)
     assert response.status_code == 403
     assert (await sync_to_async(fresh)(game)).engine_state().roll_number == 0
     await ws.disconnect()
@@ -305,15 +308,15 @@ async def test_a_host_without_a_socket_who_loads_the_table_is_at_it_till_she_is_
     carols = socket(game.code, carol)
     await carols.connect()
     _, first = await next_version(carols)
-    assert "Skip <bdi>Bob</bdi>" in first
+    assert "Skip <bdi>Bob</bdi>" in await sync_to_async(seen_by)(first, carol, game)
     await settled(carols)
 
     await sync_to_async(alice.get)(f"/g/{game.code}/")
 
     _, back = await next_version(carols)
-    assert "Skip <bdi>Bob" not in back
+    assert "Skip <bdi>Bob" not in await sync_to_async(seen_by)(back, carol, game)
     _, gone_again = await next_version(carols)
-    assert "Skip <bdi>Bob</bdi>" in gone_again
+    assert "Skip <bdi>Bob</bdi>" in await sync_to_async(seen_by)(gone_again, carol, game)
     await carols.disconnect()
 
 
@@ -361,21 +364,20 @@ async def test_each_page_is_pushed_only_what_it_has_a_place_for(
     await on_lobby.disconnect()
 
 
-async def test_sockets_that_ask_for_the_same_notice_at_once_get_one() -> None:
+async def test_sockets_that_ask_for_the_same_notice_at_once_get_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     sent = []
-
-    class Layer:
-        async def group_send(self, group: str, message: dict) -> None:
-            sent.append(group)
+    monkeypatch.setattr(broadcast, "publish_presence", lambda code: sent.append(f"game.{code}"))
 
     loop = asyncio.get_running_loop()
     while not 0.1 < loop.time() % 1 < 0.3:  # the notices are due at whole seconds
         await asyncio.sleep(0.05)
     asked = loop.time()
     for seconds in (0.0, 0.01, 0.3):  # in one second, as a table's sockets close
-        consumers.tell_when_away(Layer(), "abc", seconds)
-    consumers.tell_when_away(Layer(), "xyz", 0.0)  # another table is told too
-    consumers.tell_when_away(Layer(), "abc", 1.0)  # and this one a second later again
+        consumers.tell_when_away("abc", seconds)
+    consumers.tell_when_away("xyz", 0.0)  # another table is told too
+    consumers.tell_when_away("abc", 1.0)  # and this one a second later again
 
     # All are due within 3 s. The loop runs timers in the order they are due, so once
     # this sleep ends every notice due before it has been sent, however busy the machine.

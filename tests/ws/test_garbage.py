@@ -7,7 +7,7 @@ import gc
 
 from django.test import Client
 
-from games.snapshots import read_game
+from games.models import read_game
 from tests.conftest import create_game
 
 

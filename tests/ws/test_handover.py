@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import broadcast, services
 from games.models import Game, Seat
 from tests.conftest import create_game, fresh, play_to_the_end, version
+from tests.seen import seen
 from tests.sockets import Socket
 from tests.web.test_room import HTMX, bobs_turn, join
 from tests.ws.test_arrivals import counted_in_database
@@ -67,10 +68,12 @@ async def hosts_page_after_handover(
 
 
 async def received_until(ws: WebsocketCommunicator, text: str) -> str:
-    """What ``ws`` is sent, up to and including the first message with ``text``."""
+    """What ``ws`` is sent, up to and including the first message with ``text``, each
+    message acknowledged as a page does (a page that reads nothing is closed)."""
     got = ""
     while text not in got:
         got += await ws.receive_from()
+        await ws.send_to(text_data="ack 1")
     return got
 
 
@@ -178,7 +181,7 @@ def carols_turn_with_the_hosts_seat_handed_over(alice: Client, bob: Client) -> G
 
 def bob_may_skip_carol(bob: Client, game: Game) -> bool:
     """Whether Bob is offered Carol's skip; if he is, he takes it (and it must be taken)."""
-    offered = "Skip <bdi>Carol</bdi>'s turn" in bob.get(f"/g/{game.code}/").content.decode()
+    offered = "Skip <bdi>Carol</bdi>'s turn" in seen(bob.get(f"/g/{game.code}/").content.decode())
     skipped = bob.post(f"/g/{game.code}/skip/", {"version": version(game)}, **HTMX)
     assert (skipped.status_code == 204) == offered, skipped.content.decode()[:300]
     return offered
