@@ -85,6 +85,8 @@ class Pieces(NamedTuple):
     roll_button: SafeString
     presence: SafeString
     scorecard: SafeString
+    legend: SafeString  # the scorecard's key
+    fingerprint: SafeString  # the dice's commitment (and seed, once revealed)
 
 
 def pieces(view: Table, mine: bool | None = None) -> Pieces:
@@ -111,7 +113,21 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
         ),
         presence=fragment("presence", presence=view.presence),
         scorecard=scorecard_html(view.scorecard, mine),
+        legend=included("games/_scorecard_legend.html", bonus_line=view.scorecard.bonus_line),
+        fingerprint=included(
+            "games/_fingerprint.html", commitment=view.dice_commitment, seed=view.dice_seed
+        ),
     )
+
+
+_INCLUDED: Bounded[tuple, SafeString] = Bounded(1024)
+
+
+def included(template: str, **context: object) -> SafeString:
+    """``template`` rendered with ``context`` alone in the active language, kept as
+    ``fragment`` keeps a partial: the table's own includes, the same move after move."""
+    key = (template, get_language(), *context.items())
+    return kept(_INCLUDED, key, lambda: render_to_string(template, context))
 
 
 _COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)

@@ -6,6 +6,7 @@ come (``receive_nothing``) still names its own short time."""
 
 from __future__ import annotations
 
+from asgiref.testing import ApplicationCommunicator
 from channels.testing import WebsocketCommunicator
 
 from tests.waits import WAIT_S
@@ -38,3 +39,38 @@ class Socket(WebsocketCommunicator):
         closed = await self.receive_output(timeout)
         assert closed["type"] == "websocket.close", closed
         return closed["code"]
+
+
+class Http(ApplicationCommunicator):
+    """One HTTP request to an ASGI application, as a server makes it. Channels'
+    ``HttpCommunicator`` wants a body in the response's last message, which the ASGI
+    spec makes optional (asgiref's ``WsgiToAsgi``, the site's, leaves it out)."""
+
+    def __init__(self, application, method: str, path: str, body: bytes = b"", headers=None):
+        scope = {
+            "type": "http",
+            "http_version": "1.1",
+            "method": method.upper(),
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "scheme": "http",
+            "headers": list(headers or []),
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+        }
+        super().__init__(application, scope)
+        self.body = body
+
+    async def get_response(self, timeout: float = WAIT_S) -> dict:
+        """The response: its status, headers and whole body."""
+        await self.send_input({"type": "http.request", "body": self.body})
+        start = await self.receive_output(timeout)
+        assert start["type"] == "http.response.start", start
+        body = b""
+        while True:
+            chunk = await self.receive_output(timeout)
+            body += chunk.get("body", b"")
+            if not chunk.get("more_body", False):
+                break
+        return {**start, "body": body}

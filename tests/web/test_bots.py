@@ -13,7 +13,6 @@ from itertools import pairwise
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import HttpCommunicator
 from django.test import Client
 from django.utils import timezone
 
@@ -24,7 +23,7 @@ from games.strategy import tables
 from games.strategy.solver import Variant
 from games.viewer import Viewer
 from tests.conftest import create_game, fresh, play_to_the_end, unisolated, version
-from tests.sockets import Socket
+from tests.sockets import Http, Socket
 from tests.web.test_room import bobs_turn, join
 from yatzy_site.asgi import application
 
@@ -536,7 +535,7 @@ async def test_bots_move_by_themselves_a_step_at_a_time_in_a_server(
     settings.YATZY_BOT_DELAY = 0.05
     settings.YATZY_SOCKET_UNREAD_KB = 1024  # the watcher reads the whole game at its end
     host = [(b"host", b"testserver")]
-    served = await HttpCommunicator(application, "GET", "/healthz", headers=host).get_response()
+    served = await Http(application, "GET", "/healthz", headers=host).get_response()
     assert served["status"] == 200  # the server's loop is serving
     game = await sync_to_async(bot_table)(
         "yatzy", ["good", "beginner"], rules.TableOptions(upper_only=True)
