@@ -108,6 +108,13 @@ def no_limits_nor_tidying(settings) -> None:
     settings.YATZY_TIDY_EVERY = 0
 
 
+@pytest.fixture(autouse=True)
+def quick_passwords(settings) -> None:
+    """Passwords hashed at once: the real hasher takes a good part of a second a hash,
+    which is its point, and is not what the tests of accounts test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""

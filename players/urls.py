@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+from players import views
+
+urlpatterns = [
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", views.CountedLoginView.as_view(), name="login"),
+    path("accounts/", include("django.contrib.auth.urls")),
+]
