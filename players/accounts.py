@@ -19,6 +19,7 @@ from django.dispatch import receiver
 
 from games.models import DailyAttempt, Game, Seat
 from games.viewer import BROWSER_KEY, TOKENS_KEY
+from players import background, records
 from players.models import Player
 
 
@@ -33,7 +34,11 @@ def player_of(user: Any) -> Player:
 def _logged_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     session = getattr(request, "session", None)
     if session is not None:
-        join_browser(player_of(user), session)
+        player = player_of(user)
+        join_browser(player, session)
+        # its finished games, in its records (those its browser played before)
+        player_id = player.pk
+        transaction.on_commit(lambda: background.run(records.record_player, player_id))
 
 
 def join_browser(player: Player, session: MutableMapping[str, Any]) -> None:

@@ -8,5 +8,6 @@ class PlayersConfig(AppConfig):
     verbose_name = "Players"
 
     def ready(self) -> None:
-        # an account takes over what its browser did as it logs in (``accounts``)
-        from players import accounts  # noqa: F401
+        # an account takes over what its browser did as it logs in (``accounts``); a
+        # game over is recorded for its accounts (``records``)
+        from players import accounts, records  # noqa: F401

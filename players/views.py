@@ -7,15 +7,21 @@ from __future__ import annotations
 import math
 
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import limits
+from games import clock, limits
+from games.errors import ActionError
 from games.viewer import BROWSER_KEY
-from games.views.access import allow
+from games.views.access import allow, error_page, require_GET, require_POST
+from players import profile as profile_data
+from players import rating
+from players.accounts import player_of
 from players.forms import SignupForm
 from players.models import Player, new_browser_id
 
@@ -73,3 +79,51 @@ def too_many_failures(request: HttpRequest, refusal: limits.Refusal) -> HttpResp
     response = render(request, "games/error.html", {"message": message}, status=429)
     response["Retry-After"] = str(refusal.retry_after)
     return response
+
+
+NO_PROFILE = _("There is no public profile at this address.")
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's numbers: to its owner always, to everyone else once made public. A
+    private profile and a username nobody has get the same answer."""
+    player = (
+        Player.objects.filter(user__username=username, user__is_active=True)
+        .select_related("user")
+        .first()
+    )
+    own = player is not None and request.user.is_authenticated and player.user == request.user
+    if player is None or not (own or player.public):
+        return error_page(request, ActionError(NO_PROFILE, status=404))
+    context = {
+        "player": player,
+        "username": player.user.get_username(),
+        "own": own,
+        "stats": profile_data.stats(player),
+        "last_games": profile_data.last_games(player),
+        "opponents": profile_data.head_to_head(player),
+        "streak": profile_data.day_streak(player, clock.today()),
+        "fewest": rating.FEWEST,
+        "window": rating.WINDOW,
+    }
+    return render(request, "players/profile.html", context)
+
+
+@login_required
+@require_POST
+def visibility(request: HttpRequest) -> HttpResponse:
+    """Make the profile public, or private again (field ``public``: "1" or "0")."""
+    player = player_of(request.user)
+    player.public = request.POST.get("public") == "1"
+    player.save(update_fields=["public"])
+    return redirect("profile", request.user.get_username())
+
+
+@require_GET
+def rating_explained(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "players/rating.html",
+        {"fewest": rating.FEWEST, "window": rating.WINDOW, "trend_from": rating.TREND_FROM},
+    )

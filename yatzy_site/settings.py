@@ -334,6 +334,13 @@ YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000
 # at a table whose computer players are fast (``Game.computer_pace``)
 YATZY_BOT_FAST_DELAY = env_int("YATZY_BOT_FAST_DELAY_MS", 150) / 1000
 
+# Players' records and ratings (players/records.py) are worked out after a game ends on
+# a thread of each server process's own ("thread"), or at once where it ends
+# ("inline": the tests).
+YATZY_RECORDS_RUNNER = env_str("YATZY_RECORDS_RUNNER", "thread")
+if YATZY_RECORDS_RUNNER not in {"thread", "inline"}:
+    raise ImproperlyConfigured("YATZY_RECORDS_RUNNER must be 'thread' or 'inline'.")
+
 # How long the player to move may have no page open before the host may skip their turn.
 YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
