@@ -5,12 +5,16 @@ failures for one username or from one address it answers 429 until the window en
 from __future__ import annotations
 
 import math
+import re
+from typing import Any
 
-from django.contrib.auth import login
+from django import forms
+from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import LoginView
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -19,8 +23,8 @@ from games import clock, limits
 from games.errors import ActionError
 from games.viewer import BROWSER_KEY
 from games.views.access import allow, error_page, require_GET, require_POST
+from players import data, rating
 from players import profile as profile_data
-from players import rating
 from players.accounts import player_of
 from players.forms import SignupForm
 from players.models import Player, new_browser_id
@@ -127,3 +131,41 @@ def rating_explained(request: HttpRequest) -> HttpResponse:
         "players/rating.html",
         {"fewest": rating.FEWEST, "window": rating.WINDOW, "trend_from": rating.TREND_FROM},
     )
+
+
+@login_required
+@require_GET
+def download(request: HttpRequest) -> HttpResponse:
+    """Everything the site keeps about the account, as a JSON file."""
+    player = player_of(request.user)
+    response = JsonResponse(data.everything_about(player), json_dumps_params={"indent": 2})
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", request.user.get_username())
+    response["Content-Disposition"] = f'attachment; filename="yatzy-{name}.json"'
+    return response
+
+
+class DeleteForm(forms.Form):
+    password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput)
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."))
+        return password
+
+
+@login_required
+@allow("GET", "HEAD", "POST")
+def delete(request: HttpRequest) -> HttpResponse:
+    """Delete the account, once its password is given again."""
+    form = DeleteForm(request.user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        user = User.objects.get(username=request.user.get_username())
+        logout(request)
+        data.delete_account(user)
+        return render(request, "registration/deleted.html")
+    return render(request, "registration/delete.html", {"form": form})
