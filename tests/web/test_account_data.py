@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -14,11 +13,6 @@ from players.models import Player, Record
 from tests.conftest import create_game, fresh, play_to_the_end
 from tests.web.test_accounts import PASSWORD, sign_up
 from tests.web.test_daily import NOON, at, enter
-
-
-@pytest.fixture(autouse=True)
-def records_at_once(settings) -> None:
-    settings.YATZY_RECORDS_RUNNER = "inline"
 
 
 def game_with(alice: Client, bob: Client, capture) -> Game:

@@ -17,11 +17,6 @@ from tests.conftest import create_game, play_to_the_end, solved_tables, unisolat
 from tests.web.test_accounts import sign_up
 
 
-@pytest.fixture(autouse=True)
-def records_at_once(settings) -> None:
-    settings.YATZY_RECORDS_RUNNER = "inline"
-
-
 def played(client: Client, capture, **fields: str) -> Game:
     """A game made and played to its end by ``client``, its end's work done as after a
     real commit (``django_capture_on_commit_callbacks``)."""
