@@ -4,8 +4,10 @@ they make it public; and the skill rating, worked out once a game is over."""
 from __future__ import annotations
 
 import datetime as dt
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -200,3 +202,18 @@ def test_the_rating_page_says_what_it_means(alice: Client) -> None:
     page = alice.get("/rating/").content.decode()
 
     assert "Why luck cannot move it" in page and "standard error" in page
+
+
+def test_manage_py_rate_makes_what_was_left_undone(
+    alice: Client, dice: object, django_capture_on_commit_callbacks
+) -> None:
+    solved_tables(Variant("yatzy"))
+    sign_up(alice)
+    games = [played(alice, django_capture_on_commit_callbacks) for _ in range(2)]
+    Record.objects.filter(game=games[0]).update(lost=None)  # a server stopped before
+    Record.objects.filter(game=games[1]).delete()  # and another before it recorded
+
+    call_command("rate", stdout=StringIO())
+
+    records = Record.objects.order_by("finished_at")
+    assert [r.game for r in records] == games and all(r.lost is not None for r in records)
