@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from games import clock, limits
 from games.errors import ActionError
+from games.models import storable
 from games.viewer import BROWSER_KEY
 from games.views.access import allow, error_page, require_GET, require_POST
 from players import data, rating
@@ -96,6 +97,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         Player.objects.filter(user__username=username, user__is_active=True)
         .select_related("user")
         .first()
+        if storable(username)
+        else None
     )
     own = player is not None and request.user.is_authenticated and player.user == request.user
     if player is None or not (own or player.public):

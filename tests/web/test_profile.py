@@ -84,6 +84,7 @@ def test_the_profile_is_private_until_made_public(alice: Client, bob: Client) ->
 
     assert "This profile is private: only you see it." in profile(alice).content.decode()
     assert profile(bob).status_code == 404 and nobody in profile(bob).content.decode()
+    assert profile(bob, "%00alice").status_code == 404  # no NUL reaches a query
     unknown = profile(bob, "nobody-at-all")
     assert unknown.status_code == 404 and nobody in unknown.content.decode()
 
