@@ -1,6 +1,9 @@
-"""Signing up and logging in. Django's own auth views do the rest under /accounts/
-(log out, change and reset a password); the log-in is theirs, counted: after too many
-failures for one username or from one address it answers 429 until the window ends."""
+"""The pages of accounts: signing up and logging in (Django's own auth views do the rest
+under /accounts/: log out, change and reset a password), the profile and its
+visibility, the rating's explanation, the data download and the account's deletion.
+
+The log-in is Django's, counted: after too many failures for one username or from one
+address it answers 429 until the window ends."""
 
 from __future__ import annotations
 
@@ -41,7 +44,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         with transaction.atomic():
             user = form.save()
-            browser_id = request.session.get(BROWSER_KEY) or new_browser_id()
+            browser_id = request.session.get(BROWSER_KEY, "")
+            if not browser_id or Player.objects.filter(browser_id=browser_id).exists():
+                browser_id = new_browser_id()  # a deactivated account's session kept its id
             Player.objects.create(user=user, browser_id=browser_id)
         login(request, user)
         return redirect("home")

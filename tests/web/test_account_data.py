@@ -106,3 +106,15 @@ def test_a_deleted_account_is_logged_out_on_other_devices_too(alice: Client, dic
 
     assert "Logged in as" not in phone.get("/").content.decode()
     assert not Game.objects.filter(pk=game.pk).exists()  # nobody else had come
+
+
+def test_a_new_account_on_a_device_still_carrying_an_accounts_id_gets_its_own(
+    alice: Client,
+) -> None:
+    sign_up(alice)
+    User.objects.filter(username="alice").update(is_active=False)  # its sessions stay
+
+    assert sign_up(alice, "alice2").status_code == 302
+
+    assert Player.objects.count() == 2
+    assert len(set(Player.objects.values_list("browser_id", flat=True))) == 2
