@@ -17,6 +17,7 @@ RUN pip install --require-hashes -r requirements/site.txt
 COPY pyproject.toml README.md ./
 COPY games ./games
 COPY yatzy_site ./yatzy_site
+COPY players ./players
 RUN pip install --no-deps --no-build-isolation .
 
 COPY manage.py ./

@@ -14,7 +14,14 @@ from yatzy_site.settings import (  # noqa: F401
     YATZY_RATES,
 )
 
-INSTALLED_APPS = ["channels", "django.contrib.staticfiles"]
+# (auth and contenttypes: the site's middleware reads who is logged in, lazily; a move
+# of the stock stack never asks, so it reads no database for it)
+INSTALLED_APPS = [
+    "channels",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.staticfiles",
+]
 ROOT_URLCONF = "bench.stock"
 STATIC_ROOT = BASE_DIR / "static"  # whitenoise wants a directory
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"  # no database

@@ -28,6 +28,12 @@ class Entry:
     result: str  # DailyAttempt.Result
     code: str  # the game's, for its review once the day is over
     mine: bool  # this browser's
+    browser: str = ""  # the browser id that played it (an account's, on every device)
+    # an account's result: named by its username, with its rating in the rule set and
+    # a link to its profile if public (``players.standing.named``)
+    account: str = ""
+    rating: float | None = None
+    profile: str = ""
 
 
 def par_of(challenge: DailyChallenge) -> int | None:
@@ -80,6 +86,7 @@ def standings(challenge: DailyChallenge, browser_id: str) -> tuple[list[Entry], 
             result=attempt.result,
             code=attempt.game.code,
             mine=attempt.browser_id == browser_id,
+            browser=attempt.browser_id,
         )
         if counts:
             counted.append(entry)

@@ -69,6 +69,51 @@ def check(kind: str, browser: str | None, address: str | None) -> Refusal | None
     return refusal
 
 
+def failed(kind: str, who: dict[str, str | None]) -> None:
+    """Count one failure of ``kind`` (a log-in) for each of ``who`` (counted by: a
+    username, an address), by ``settings.YATZY_FAILURE_RATES``."""
+    if not settings.YATZY_LIMITS:
+        return
+    for _allowed, key, seconds in _failure_keys(kind, who):
+        _count(key, seconds)
+
+
+def failures_over(kind: str, who: dict[str, str | None]) -> Refusal | None:
+    """The refusal if the failures of ``kind`` counted for any of ``who`` have passed
+    their limit in the window now, else None. Counts nothing: a right answer after too
+    many wrong ones is refused too, or trying on would cost nothing."""
+    if not settings.YATZY_LIMITS:
+        return None
+    now = clock()
+    for allowed, key, seconds in _failure_keys(kind, who):
+        try:
+            count = caches["limits"].get(key, 0)
+        except (RedisError, OSError):
+            _log_store_failure()
+            return None
+        if count >= allowed:
+            window = int(now // seconds)
+            return Refusal(kind, "failures", max(1, math.ceil((window + 1) * seconds - now)))
+    return None
+
+
+def _failure_keys(kind: str, who: dict[str, str | None]) -> list[tuple[int, str, int]]:
+    """(the failures allowed, the key of its count in the window now, the window's seconds) for
+    each of ``who`` with a rate and a value: a username counted whatever its case,
+    an address by its network (``network_of``)."""
+    now = clock()
+    keys = []
+    for counted, value in who.items():
+        rate = settings.YATZY_FAILURE_RATES[kind][counted]
+        value = network_of(value) if counted == "address" else (value or "").casefold()
+        if rate is None or not value:
+            continue
+        seconds = rate[1]
+        digest = hashlib.blake2b(value.encode(), digest_size=12).hexdigest()
+        keys.append((rate[0], f"{kind}-failed:{counted}:{digest}:{int(now // seconds)}", seconds))
+    return keys
+
+
 def network_of(address: str | None) -> str:
     """What an address is counted as: itself, or for IPv6 its /64 (a household's or a
     phone's share, every address of which is theirs). '' when there is none."""

@@ -108,6 +108,20 @@ def no_limits_nor_tidying(settings) -> None:
     settings.YATZY_TIDY_EVERY = 0
 
 
+@pytest.fixture(autouse=True)
+def records_at_once(settings) -> None:
+    """A finished game's records and ratings are worked out where it ends, once it has
+    committed (players/background.py), not on a thread that would outlive the test."""
+    settings.YATZY_RECORDS_RUNNER = "inline"
+
+
+@pytest.fixture(autouse=True)
+def quick_passwords(settings) -> None:
+    """Passwords hashed at once: the real hasher takes a good part of a second a hash,
+    which is its point, and is not what the tests of accounts test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def dice(monkeypatch: pytest.MonkeyPatch) -> random.Random:
     """Seeded dice for every game in the test."""

@@ -58,12 +58,14 @@ else:
 
 INSTALLED_APPS = [
     "daphne",
+    "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.staticfiles",
     "django_htmx",
     "channels",
     "games",
+    "players",
 ]
 if django.VERSION < (6, 0):
     INSTALLED_APPS.append("template_partials")  # built into Django from 6.0
@@ -78,6 +80,7 @@ MIDDLEWARE = [
     "games.language.query_language",  # ?lang= over the cookie and Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -92,6 +95,7 @@ template_options = {
     "context_processors": [
         "django.template.context_processors.request",
         "django.template.context_processors.i18n",
+        "django.contrib.auth.context_processors.auth",
         "games.context_processors.language_next",
     ],
 }
@@ -231,6 +235,56 @@ SESSION_ENGINE = (
     "yatzy_site.db_sessions" if "REDIS_URL" in os.environ or PRODUCTION else "yatzy_site.sessions"
 )
 SESSION_COOKIE_HTTPONLY = True
+
+# Accounts (players/): optional, on Django's own auth. Its password validators, all
+# four; after logging in or out, the home page. Password reset mail goes through
+# Django's e-mail settings: printed on the console on the embedded default, sent by
+# SMTP once EMAIL_HOST is set (docs/deploy.md, "E-mail").
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+_MAIL_HOST = env_str("EMAIL_HOST", "")
+_MAIL_BACKEND = "smtp" if _MAIL_HOST else "console"
+_MAIL_OPTIONS: dict[str, Any] = (
+    {
+        "host": _MAIL_HOST,
+        "port": env_int("EMAIL_PORT", 587),
+        "username": env_str("EMAIL_HOST_USER", ""),
+        "password": env_str("EMAIL_HOST_PASSWORD", ""),
+        "use_tls": env_bool("EMAIL_USE_TLS", True),
+    }
+    if _MAIL_HOST
+    else {}
+)
+if not _MAIL_HOST:
+    # A site without a mail server is a site (reset links then go to its log, for its
+    # operator to pass on): Django 6.1's deploy check calls the console backend an error.
+    SILENCED_SYSTEM_CHECKS = ["mail.E001"]
+if django.VERSION >= (6, 1):  # Django 6.1's MAILERS (its EMAIL_* settings are deprecated)
+    MAILERS = {
+        "default": {
+            "BACKEND": f"django.core.mail.backends.{_MAIL_BACKEND}.EmailBackend",
+            "OPTIONS": _MAIL_OPTIONS,
+        }
+    }
+else:
+    EMAIL_BACKEND = f"django.core.mail.backends.{_MAIL_BACKEND}.EmailBackend"
+    if _MAIL_HOST:
+        EMAIL_HOST = _MAIL_HOST
+        EMAIL_PORT = _MAIL_OPTIONS["port"]
+        EMAIL_HOST_USER = _MAIL_OPTIONS["username"]
+        EMAIL_HOST_PASSWORD = _MAIL_OPTIONS["password"]
+        EMAIL_USE_TLS = _MAIL_OPTIONS["use_tls"]
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Yatzy <webmaster@localhost>")
 SESSION_COOKIE_SAMESITE = "Lax"
 
 if PRODUCTION:
@@ -280,6 +334,13 @@ YATZY_BOT_DELAY = env_int("YATZY_BOT_DELAY_MS", 900) / 1000
 # at a table whose computer players are fast (``Game.computer_pace``)
 YATZY_BOT_FAST_DELAY = env_int("YATZY_BOT_FAST_DELAY_MS", 150) / 1000
 
+# Players' records and ratings (players/records.py) are worked out after a game ends on
+# a thread of each server process's own ("thread"), or at once where it ends
+# ("inline": the tests).
+YATZY_RECORDS_RUNNER = env_str("YATZY_RECORDS_RUNNER", "thread")
+if YATZY_RECORDS_RUNNER not in {"thread", "inline"}:
+    raise ImproperlyConfigured("YATZY_RECORDS_RUNNER must be 'thread' or 'inline'.")
+
 # How long the player to move may have no page open before the host may skip their turn.
 YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
@@ -320,7 +381,17 @@ YATZY_RATES = {
         ("move", "300/m", "3000/m"),  # every action at a table or its lobby
         ("socket", "60/m", "600/m"),  # a table's or lobby's WebSocket connecting
         ("react", "8/m", "80/m"),  # quick reactions at a table: a few, not a flood
+        ("account", "10/10m", "30/10m"),  # sign-ups and password reset mails
     ]
+}
+# Failed log-ins (players/views.py): per username and per address, counted as the
+# limits are; past either, the log-in page answers 429 until the window ends, even
+# to the right password.
+YATZY_FAILURE_RATES = {
+    "login": {
+        "username": env_rate("YATZY_LIMIT_LOGIN_FAILURES", "5/15m"),
+        "address": env_rate("YATZY_LIMIT_LOGIN_FAILURES_PER_ADDRESS", "20/15m"),
+    }
 }
 # A request over a limit is answered after this long (yatzy_site/door.py): a client that
 # asks again as soon as it is answered (a flood) is held to a request a second per

@@ -20,6 +20,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", monitoring.metrics, name="metrics"),  # to whom the settings name
     path("i18n/setlang/", set_language, name="set_language"),
+    path("", include("players.urls")),
     path("", include("games.urls")),
 ]
 

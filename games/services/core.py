@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, clock, daily, metrics
+from games import broadcast, clock, daily, metrics, signals
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat
@@ -112,6 +112,8 @@ def save_state(
         fields += ["status", "finished_at"]
         if game.seed_secret_until is not None:  # a daily challenge's
             daily.settle(game)
+        game_id = game.pk
+        transaction.on_commit(lambda: signals.game_finished.send(Game, game_id=game_id))
     data: dict = {}
     if old is not None and new.turn > old.turn:
         data = _write_score(game, old, new, seat)

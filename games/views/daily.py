@@ -21,6 +21,9 @@ from games.views.access import (
     viewer_looking,
     viewer_of,
 )
+from players import standing
+from players.accounts import player_of
+from players.profile import day_streak
 
 # The name a browser last played under, offered again (the home page's forms)
 NAME_KEY = "player_name"
@@ -102,11 +105,15 @@ def day(request: HttpRequest, ruleset: str, day: str) -> HttpResponse:
         "counted": [],
         "practice": [],
         **daily_choices(request),
+        "streak": (
+            day_streak(player_of(request.user), now) if request.user.is_authenticated else 0
+        ),
     }
     if challenge is not None:
         # only looked at: a shared link's visitor gets no session
         browser_id = viewer_looking(request).browser_id
         counted, practice = leaderboard.standings(challenge, browser_id)
+        counted, practice = standing.named(counted, ruleset), standing.named(practice, ruleset)
         # this browser's result: the one that counts, else its first practice
         mine = next((entry for entry in (*counted, *practice) if entry.mine), None)
         par = leaderboard.par_of(challenge)

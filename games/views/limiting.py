@@ -40,6 +40,9 @@ LIMITED: dict[str, tuple[str, frozenset[str]]] = {
     },
     "hint": ("move", LOOK),  # the coach's advice is worked out anew each time
     "react": ("react", POST),  # a quick reaction, shown on every page at the table
+    # an account made, a password reset mail sent (failed log-ins: players/views.py)
+    "signup": ("account", POST),
+    "password_reset": ("account", POST),
 }
 
 

@@ -149,3 +149,23 @@ def test_a_sqlite_url_names_the_file(tmp_path: Path) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(database)
+
+
+MAIL_BACKEND = (
+    "from django.core.mail import get_connection;print(type(get_connection()).__module__)"
+)
+
+
+def test_mail_is_printed_on_the_console_unless_an_smtp_server_is_named(tmp_path: Path) -> None:
+    console = manage("shell", "-c", MAIL_BACKEND, YATZY_VAR_DIR=str(tmp_path))
+    smtp = manage("shell", "-c", MAIL_BACKEND, YATZY_VAR_DIR=str(tmp_path), EMAIL_HOST="mx")
+
+    assert console.stdout.splitlines()[-1] == "django.core.mail.backends.console", console.stderr
+    assert smtp.stdout.splitlines()[-1] == "django.core.mail.backends.smtp", smtp.stderr
+
+
+def test_a_malformed_mail_setting_stops_the_start() -> None:
+    result = manage("check", **{**PRODUCTION, "EMAIL_HOST": "mx", "EMAIL_USE_TLS": "maybe"})
+
+    assert result.returncode != 0
+    assert "EMAIL_USE_TLS must be true or false" in result.stderr

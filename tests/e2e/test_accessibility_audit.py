@@ -54,6 +54,9 @@ def pages(transactional_db: None, dice: object) -> Pages:
             alice.post(f"/g/{table.code}/roll/", {"version": version(table)}, **HTMX)
             alice.post(f"/g/{table.code}/hold/", {"version": version(table), "die": "1"}, **HTMX)
             done = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
+            password = "dice-tumble-42"
+            data = {"username": "alice", "password1": password, "password2": password}
+            alice.post("/accounts/signup/", data)  # her games are her account's
             paths = {
                 "alice": {
                     "home": "/",
@@ -62,8 +65,10 @@ def pages(transactional_db: None, dice: object) -> Pages:
                     "end": f"/g/{done.code}/",
                     "history": "/history/",
                     "review": f"/g/{done.code}/review/",
+                    "profile": "/players/alice/",
+                    "delete-account": "/accounts/delete/",
                 },
-                "bob": {"their-turn": f"/g/{table.code}/"},
+                "bob": {"their-turn": f"/g/{table.code}/", "sign-up": "/accounts/signup/"},
             }
             sessions = {
                 "alice": alice.cookies["sessionid"].value,

@@ -80,6 +80,9 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
             alice.post(f"/g/{maxi.code}/roll/", {"version": version(maxi)}, **htmx)
             done = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
             daily = play_to_the_end(alice, enter_daily(alice))
+            password = "dice-tumble-42"
+            data = {"username": "alice", "password1": password, "password2": password}
+            alice.post("/accounts/signup/", data)  # her games are her account's
             pages = {
                 "home": "/",
                 "room": f"/g/{room.code}/lobby/",
@@ -94,9 +97,19 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
                 "daily-review": f"/g/{daily.code}/review/",
                 "daily-table": f"/daily/yatzy/{daily.daily.challenge.day.isoformat()}/",
                 "unknown": "/g/NOSUCHGAME/",
+                "profile": "/players/alice/",
+                "rating": "/rating/",
+                "delete-account": "/accounts/delete/",
+                "change-password": "/accounts/password_change/",
             }
             # what a friend with the invite link sees, and a spectator of a game
-            friends = {"invite": f"/g/{room.code}/join/", "watching": f"/g/{maxi.code}/"}
+            friends = {
+                "invite": f"/g/{room.code}/join/",
+                "watching": f"/g/{maxi.code}/",
+                "sign-up": "/accounts/signup/",
+                "log-in": "/accounts/login/",
+                "password-reset": "/accounts/password_reset/",
+            }
             return alice.cookies["sessionid"].value, pages, friends
         finally:
             connections.close_all()

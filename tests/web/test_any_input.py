@@ -109,6 +109,9 @@ def send(route: Route, tables: Tables, data: st.DataObject) -> int:
         "language": real_or_odd(["fi", "en"]),
         "ruleset": real_or_odd(["yatzy", "yahtzee", "maxi_yatzy"]),
         "day": real_or_odd(["2026-06-01", "2026-02-30", "1999-12-31", "9999-12-31"]),
+        # accounts: a profile's, a password reset link's (a user's id in base 64)
+        "username": real_or_odd(["alice", "bob"]),
+        "uidb64": real_or_odd(["MQ", "Mg", "set-password"]),
     }
     path = path_of(route, {part: data.draw(values[part], part) for part in route.parts[1::2]})
     method = data.draw(st.one_of(st.sampled_from(["GET", "POST"]), st.sampled_from(METHODS)))
@@ -179,6 +182,7 @@ def test_every_address_is_driven() -> None:
     requests know how to fill."""
     names = {route.name for route in ROUTES}
     assert {"healthz", "metrics", "set_language", "home", "take_back", "rejoin"} <= names
+    assert {"signup", "login", "profile", "delete_account", "password_reset_confirm"} <= names
     for route in ROUTES:
         assert set(route.parts[1::2]) <= {
             "code",
@@ -187,4 +191,6 @@ def test_every_address_is_driven() -> None:
             "language",
             "ruleset",
             "day",
+            "username",
+            "uidb64",
         }, route

@@ -226,7 +226,7 @@ def test_the_catalogues_hold_every_string_of_the_source(tmp_path: Path) -> None:
     messages`` not run) would show in English on every page of every other language."""
     root = LOCALE.parent
     copy = tmp_path / "site"
-    for part in ("games", "templates", "yatzy_site", "static", "locale"):
+    for part in ("games", "players", "templates", "yatzy_site", "static", "locale"):
         shutil.copytree(root / part, copy / part, ignore=shutil.ignore_patterns("*.mo"))
     shutil.copy(root / "manage.py", copy / "manage.py")
     subprocess.run(
