@@ -34,6 +34,7 @@ def test_a_full_channel_does_not_block_the_action_that_filled_it(
         host, ruleset="yatzy", options=TableOptions(), seats=[SeatSpec(Seat.Kind.LOCAL, "Alice")]
     )
     alice = Viewer(host.browser_id, frozenset(services.local_tokens(game, host)))
+    Game.objects.filter(pk=game.pk).update(languages="en")  # a page in English watches
 
     game = services.roll(game.code, alice, Game.objects.get(pk=game.pk).version)
 
