@@ -3,6 +3,8 @@ operator who reads /metrics)."""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import random
 import re
@@ -54,10 +56,20 @@ def solved_tables(variant: Variant) -> Solver:
     solver = tables.load(variant)
     if solver is None:
         assert variants_named([variant.name]) == [variant], variant  # the name says it all
-        command = [sys.executable, "-m", "games.strategy.build", "--variant", variant.name]
-        built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
-        assert built.returncode == 0, built.stderr
-        solver = tables.load(variant)
+        # One build at a time: the other pytest-xdist worker, asking for the same tables,
+        # waits for this build and loads them rather than build them again beside it.
+        cache = tables.cache_dir()
+        cache.mkdir(parents=True, exist_ok=True)
+        with open(cache / "tests-build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            solver = tables.load(variant)
+            if solver is None:
+                command = [sys.executable, "-m", "games.strategy.build", "--variant", variant.name]
+                built = subprocess.run(
+                    command, cwd=ROOT, capture_output=True, text=True, check=False
+                )
+                assert built.returncode == 0, built.stderr
+                solver = tables.load(variant)
     assert solver is not None
     return solver
 
@@ -67,6 +79,23 @@ def no_tables_built(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A solver cache without tables: those the tests built are not there."""
     monkeypatch.setenv("YATZY_SOLVER_CACHE", str(tmp_path))
     monkeypatch.setattr(tables, "_LOADED", {})
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """On a database server (PostgreSQL), a test database named for this checkout as well
+    as for the pytest-xdist worker (``test_yatzy_gw0_1a2b3c4d``): two checkouts tested at
+    once against one server (two worktrees, CI beside a developer) would otherwise
+    create, flush and drop the same databases under each other. SQLite's test database
+    is a file in the checkout's own var/ already."""
+    from django.conf import settings
+
+    checkout = hashlib.blake2b(str(ROOT).encode(), digest_size=4).hexdigest()
+    for database in settings.DATABASES.values():
+        if database["ENGINE"] == "django.db.backends.sqlite3":
+            continue
+        test = database.setdefault("TEST", {})
+        test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_{checkout}"
 
 
 @pytest.fixture(scope="session", autouse=True)
