@@ -15,13 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from asgiref.sync import async_to_sync
 
 from bench.servers import Server
-from games.models import Game
 from tests.deploy.test_settings import manage
-from tests.sockets import Http
-from yatzy_site.asgi import application
 
 
 @pytest.fixture(scope="module")
@@ -84,21 +80,3 @@ def test_a_form_is_still_read(server: Server) -> None:
 
     assert status == 400  # the form, read and refused field by field
     assert "This field is required." in page
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_body_sent_without_its_length_is_refused_past_the_size_django_takes(
-    settings,
-) -> None:
-    """Django's WSGI handler reads as much of a body as Content-Length says: a body sent
-    without it (chunked) is read whole first (yatzy_site/bridge.py; the limits' tests
-    post every form so, tests/site_client.py), and one past the size Django takes is
-    refused before it is all held."""
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
-    host = [(b"host", b"testserver"), (b"content-type", b"application/x-www-form-urlencoded")]
-
-    huge = Http(application, "POST", "/games/new/", b"x" * 2000, host)
-    answer = async_to_sync(huge.get_response)()
-
-    assert answer["status"] == 413
-    assert Game.objects.count() == 0
