@@ -45,7 +45,7 @@ from django.utils.translation import get_language
 
 from games.bounded import Bounded
 from games.models import Game, read_game
-from games.rendering import Published, published, to_the_table
+from games.rendering import Published, published
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +98,15 @@ def publish_presence(code: str) -> None:
     if game is None:
         return
     if game.status == Game.Status.LOBBY:
-        _notify(code, {"type": "lobby.changed"})
+        lobby_changed(code)
     elif game.table_languages:  # else no page has a socket open to be sent it
         publish(game)
+
+
+def lobby_changed(code: str) -> None:
+    """Tell the lobby's pages that who is in it changed: each renders its own (a lobby
+    has a handful of pages, and what each shows depends on who looks)."""
+    _notify(code, {"type": "lobby.changed"})
 
 
 def publish(game: Game) -> Published:
@@ -110,18 +116,12 @@ def publish(game: Game) -> Published:
     return table
 
 
-def game_changed(
-    code: str, version: int, game: Game | None = None, seats_changed: bool = False
-) -> None:
-    """Publish the table ``game`` is at (``version``), and tell this process's listeners
-    (``table_changed``). ``seats_changed``: a seat changed hands, so each socket of a
-    browser that holds seats looks again at which it holds. The table published is kept
-    on ``game`` for the answer to the move (``answer_of``). Without ``game`` (a caller
-    that has none at hand), it is read."""
-    if game is None:
-        game = read_game(code=code)
-        if game is None:
-            return
+def game_changed(code: str, version: int, game: Game, seats_changed: bool = False) -> None:
+    """Publish the table ``game`` (as its move committed it) is at, ``version``, and tell
+    this process's listeners (``table_changed``). ``seats_changed``: a seat changed
+    hands, so each socket of a browser that holds seats looks again at which it holds.
+    The table published is kept on ``game`` for the answer to the move
+    (``answer_of``)."""
     extra: dict = {}
     if page := _answering.get():
         extra["answered"] = page
@@ -153,8 +153,6 @@ def _publish(game: Game, table: Published, extra: dict) -> None:
         "version": table.version,
         "read": table.read,
         "tables": table.tables,
-        # a browser still on the lobby page (its socket names no page) goes to the table
-        "to_table": to_the_table(game),
         **extra,
     }
     _notify(game.code, message)
@@ -171,8 +169,8 @@ class Latest:
         self._tables: Bounded[str, Published] = Bounded(size)
 
     def keep(self, code: str, table: Published) -> None:
-        kept = self._tables.get(code)
-        if kept is None or (kept.version, kept.read) <= (table.version, table.read):
+        kept = self._tables.get(code)  # (every socket at a table keeps each table it is sent)
+        if kept is None or (kept.version, kept.read) < (table.version, table.read):
             self._tables[code] = table
 
     def get(self, code: str, version: int, language: str) -> str | None:

@@ -217,11 +217,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Forward the table a move (or a change of who is at the table) published, in
         this page's language. Never an older table than the last sent, nor the same
         bytes again, nor the table of this page's own move, which the answer to its
-        request carried. A lobby page is sent where to go instead."""
+        request carried. A lobby page is sent where to go instead (its game started), once."""
         if self.lobby_page:
             if not self.redirected:
                 self.redirected = True
-                await self.send(text_data=event["to_table"])
+                if html := await database_sync_to_async(self._lobby)():
+                    await self.send(text_data=html)
             return
         if event.get("seats") and self.viewer.tokens:
             await self._seats_changed()
@@ -248,6 +249,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     def _lobby(self) -> str:
+        """The lobby as this page's viewer sees it; once its game has started, where a
+        lobby page is to go (a table page has no place for either)."""
         game = read_game(id=self.game_id)
         if game is None:
             return ""
@@ -299,20 +302,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         """What this page is sent as its socket arrives, in the active language."""
         if game.status == Game.Status.LOBBY:
             if self.seats:  # a player came: the others' lobbies say so
-                broadcast.publish_presence(self.code)
+                broadcast.lobby_changed(self.code)
             return render_lobby(game, self.viewer)
         if self.lobby_page:
             self.redirected = True
             return to_the_table(game)
         if self.seats:
             table = broadcast.publish(game)
+            html, self.sent = table.tables[self.language], (table.version, table.read)
         else:  # a spectator changes nobody's table: sent the last one, if it is here
             kept = broadcast.LATEST.get(self.code, game.version, self.language)
-            table = broadcast.Published(
-                game.version, game.read_at, {self.language: kept or render_table(game)}
-            )
-        html = table.tables[self.language]
-        self.sent = (table.version, table.read)
+            html, self.sent = kept or render_table(game), (game.version, game.read_at)
         self.sent_hash = hash(html)
         return html
 

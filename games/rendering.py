@@ -258,8 +258,9 @@ def render_answer(game: Game, **extra: object) -> str:
 
 
 def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
-    """The context of the whole table page for ``viewer``: the table as everyone sees
-    it, and who is looking (``me``)."""
+    """The context of the whole table page for ``viewer``: only what ``me`` sees of the
+    table (a page without JavaScript is never pushed the table everyone is sent), and
+    who is looking, for the page to keep its part of each table that comes."""
     context = answer_context(game, me=me, **extra)  # type: ignore[arg-type]
     context.update(
         oob=False,

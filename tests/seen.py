@@ -1,9 +1,11 @@
-"""What a table page shows its viewer, read from the HTML as the site's CSS shows it.
+"""What a table page shows its viewer of a table, read from the HTML.
 
-The table is the same bytes for every browser at it; a page shows its viewer what is
-theirs by its classes (``.table-page``: my-turn, host, player) and the table's
-``data-skippers`` (static/css/site.css). ``seen`` drops what those rules hide, so that
-a test of the test client asserts what this viewer reads, as a browser test does."""
+The table is the same bytes for every browser at it; a page keeps its viewer's part
+by its classes (``.table-page``: my-turn, host, player) and the table's
+``data-skippers`` (``keepOwnPart`` in static/js/table.js). ``seen`` drops what that
+removes, so that a test of the test client asserts what this viewer reads, as a
+browser test does. (A whole page is rendered with its viewer's part only: ``seen``
+leaves it as it is.)"""
 
 from __future__ import annotations
 
@@ -21,8 +23,8 @@ def page_classes(html: str) -> set[str]:
 
 
 def hidden(classes: set[str], page: set[str], skippers: str) -> bool:
-    """Whether site.css hides an element of ``classes`` on a page of ``page``'s classes,
-    at a table whose skip offer is for ``skippers``."""
+    """Whether table.js removes an element of ``classes`` on a page of ``page``'s
+    classes, at a table whose skip offer is for ``skippers``."""
     mine = "my-turn" in page
     player = "player" in page
     if ("if-mine" in classes and not mine) or ("if-theirs" in classes and mine):

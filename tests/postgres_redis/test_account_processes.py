@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from bench.clients import Browser
-from tests.servers import Server, database_url_of_this_run
+from tests.servers import Server, two_processes
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
 PASSWORD = "dice-tumble-42"
@@ -17,20 +17,13 @@ PASSWORD = "dice-tumble-42"
 
 @pytest.fixture
 def servers(postgres: None, redis_layer: None) -> Iterator[list[Server]]:
-    env = {
-        "DATABASE_URL": database_url_of_this_run(),
-        "LOG_LEVEL": "WARNING",
+    limits = {
         "YATZY_LIMITS": "1",
         "YATZY_LIMIT_LOGIN_FAILURES": "3/15m",
         "YATZY_LIMIT_LOGIN_FAILURES_PER_ADDRESS": "off",
     }
-    started = [
-        Server({**env, "YATZY_PROCESS": name}, through_serve=True).start()
-        for name in ("web1", "web2")
-    ]
-    yield started
-    for server in started:
-        server.stop()
+    with two_processes(**limits) as started:
+        yield started
 
 
 def browser_on(server: Server) -> Browser:

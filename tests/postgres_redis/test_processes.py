@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from bench.clients import Browser
 from games.models import Seat
 from tests.deploy.test_settings import manage
-from tests.servers import Server, database_url_of_this_run, free_port
+from tests.servers import Server, database_url_of_this_run, free_port, two_processes
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -30,14 +30,8 @@ VERSION = re.compile(r'data-version="(\d+)"')
 
 @pytest.fixture
 def servers(postgres: None, redis_layer: None) -> list[Server]:
-    env = {"DATABASE_URL": database_url_of_this_run(), "LOG_LEVEL": "WARNING"}
-    started = [
-        Server({**env, "YATZY_PROCESS": name}, through_serve=True).start()
-        for name in ("web1", "web2")
-    ]
-    yield started
-    for server in started:
-        server.stop()
+    with two_processes() as started:
+        yield started
 
 
 async def seat(browser: Browser, code: str, name: str) -> None:
