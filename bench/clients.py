@@ -78,6 +78,9 @@ class Browser:
         self._answer: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
         self.connected_at = 0.0
+        # the code the server closed the last socket with (4408: a page that reads too
+        # slowly, games/readers.py); None while it is open or after this side closed it
+        self.closed_by_server: int | None = None
         # what a table page names itself by (its socket's address, its moves' header):
         # the table a move makes reaches this page in the answer, not again on its socket
         self.page = secrets.token_urlsafe(16)
@@ -150,6 +153,7 @@ class Browser:
         if self._answer is not None:  # an answer due on the last socket is not this one's
             self._answer.cancel()
         self._handled = 0
+        self.closed_by_server = None
         self._reader = asyncio.create_task(self._read(self._socket))
 
     async def _read(self, socket: websockets.ClientConnection) -> None:
@@ -182,8 +186,15 @@ class Browser:
                 waiter = self._waiters.pop(version, None)
                 if waiter and not waiter.done():
                     waiter.set_result(now)
-        except websockets.ConnectionClosed:
-            pass
+        except websockets.ConnectionClosed as closed:
+            server_first = closed.sent is None or bool(closed.rcvd_then_sent)
+            if closed.rcvd is not None and server_first:
+                self.closed_by_server = closed.rcvd.code
+            # nothing more comes on this socket: nobody waits the timeout out for it
+            for waiter in self._waiters.values():
+                if not waiter.done():
+                    waiter.set_result(-1.0)
+            self._waiters.clear()
 
     def _read_one(self, socket: websockets.ClientConnection) -> None:
         """Say what was read, as the page does: a socket that does not is closed."""
@@ -200,11 +211,14 @@ class Browser:
     async def wait_for(self, version: int, timeout: float = UPDATE_TIMEOUT) -> float | None:
         if version in self.arrivals:
             return self.arrivals[version]
+        if self._reader is not None and self._reader.done():
+            return None  # its socket is closed: the update will not come
         waiter = self._waiters.setdefault(version, asyncio.get_running_loop().create_future())
         try:
-            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            arrival = await asyncio.wait_for(asyncio.shield(waiter), timeout)
         except TimeoutError:
             return None
+        return None if arrival < 0 else arrival
 
     async def drop(self) -> None:
         """Lose the socket, as a phone going out of coverage does; HTTP stays."""

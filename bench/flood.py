@@ -140,6 +140,13 @@ async def play_phase(table: tuple, rate: float) -> Counters:
         counters,
         RateLimiter(rate),
     )
+    closed = sorted({b.closed_by_server for b in browsers if b.closed_by_server is not None})
+    if closed:
+        raise RuntimeError(
+            f"the server closed a table's socket (code {closed}) at {rate:g} moves/s: 4408"
+            " is a page that reads too slowly (games/readers.py), which a page answering"
+            " twice a second is at this rate; play the table slower (--rate)"
+        )
     return counters
 
 

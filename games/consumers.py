@@ -68,40 +68,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     reading_check: asyncio.TimerHandle | None = None  # when its page must have read more
     accepted = False
 
-    async def __call__(self, scope: dict, receive, send) -> None:
-        """The socket's whole life, from its handshake to its end however it ends (a
-        close, a lost connection, an error): counted on /metrics while it lasts."""
-        page = "lobby" if scope["url_route"]["kwargs"].get("page") is None else "table"
-        self.pushed = metrics.PUSHED[page]
-        metrics.SOCKETS_OPEN[page].inc()
-        self.unread = readers.Unread(
-            settings.YATZY_SOCKET_UNREAD_KB * 1024, settings.YATZY_SOCKET_READ_TIMEOUT_S
-        )
-        try:
-            await super().__call__(scope, receive, send)
-        except RedisError:
-            # The channel layer lost Redis: this socket would hear of no move. Its page
-            # is told to try again later (4503), and does, until Redis is back; its
-            # seats are left as by any socket that ends, though Channels calls no
-            # ``disconnect`` for it.
-            logger.warning("a socket of a table lost the channel layer", exc_info=True)
-            if not self.accepted:
-                await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
-            await self.disconnect(CLOSE_TRY_AGAIN_LATER)
-        finally:
-            metrics.SOCKETS_OPEN[page].dec()
-            if self.browser is not None:
-                readers.OPEN.give_back(self.browser)
-            if self.reading_check is not None:
-                self.reading_check.cancel()
-
     async def connect(self) -> None:
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.language = language_of(self.scope)
         named = self.scope["url_route"]["kwargs"].get("page")
         self.page = broadcast.page_id(named)
-        self.lobby_page = named is None
+        kind = kind_of(self.scope)
+        self.lobby_page = kind == "lobby"
+        self.pushed = metrics.PUSHED[kind]
+        self.unread = readers.Unread(
+            settings.YATZY_SOCKET_UNREAD_KB * 1024, settings.YATZY_SOCKET_READ_TIMEOUT_S
+        )
         # The handshake is answered at once, before any database work: when many
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
@@ -194,6 +171,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             tell_when_away(self.code, seating.AWAY_BEFORE_SKIP.total_seconds())
         else:
             presence.SPECTATORS.change(self.game_id, self.code, -1)
+
+    def ended(self) -> None:
+        """However the socket ended: what it held is given back."""
+        if self.browser is not None:
+            readers.OPEN.give_back(self.browser)
+        if self.reading_check is not None:
+            self.reading_check.cancel()
 
     def _leave(self) -> None:
         """This page's players are one socket fewer at the table: everyone's presence
@@ -352,6 +336,35 @@ class TableConsumer(AsyncWebsocketConsumer):
             _published_quietly(self.code)
         with translation.override(self.language):
             return self._new_offer(game)
+
+
+async def table_socket(scope: dict, receive, send) -> None:
+    """The table's socket, as the router runs it: a ``TableConsumer`` for the
+    connection (as ``as_asgi`` would make it), counted on /metrics from its handshake
+    to its end, however it ends (a close, a lost connection, an error).
+
+    When the channel layer loses Redis the socket would hear of no move: its page is
+    told to try again later (4503), and does, until Redis is back. Its seats are left
+    as by any socket that ends, though Channels calls no ``disconnect`` for it."""
+    kind = kind_of(scope)
+    consumer = TableConsumer()
+    metrics.SOCKETS_OPEN[kind].inc()
+    try:
+        await consumer(scope, receive, send)
+    except RedisError:
+        logger.warning("a socket of a table lost the channel layer", exc_info=True)
+        if not consumer.accepted:
+            await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+        await consumer.disconnect(CLOSE_TRY_AGAIN_LATER)
+    finally:
+        metrics.SOCKETS_OPEN[kind].dec()
+        consumer.ended()
+
+
+def kind_of(scope: dict) -> str:
+    """A lobby page's socket (it names no page) or a table page's: "lobby" or "table"."""
+    return "lobby" if scope["url_route"]["kwargs"].get("page") is None else "table"
 
 
 def add_language(code: str, language: str) -> Game | None:

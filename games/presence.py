@@ -27,6 +27,7 @@ from django.db.models import Case, F, Value, When
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from games.channel_layer import LocalChannelLayer
 from games.models import CountedSockets, Game, Seat
 from games.seating import is_away, players_seats
 from games.viewer import Viewer
@@ -105,8 +106,8 @@ def _count_down(seats: list[int], sockets: int) -> None:
 
 def counted_here_alone() -> bool:
     """Whether this process's sockets are all the sockets counted: its channel layer is
-    the in-memory one, which no other process could share."""
-    return isinstance(get_channel_layer(), InMemoryChannelLayer)
+    one in memory, which no other process could share."""
+    return isinstance(get_channel_layer(), (LocalChannelLayer, InMemoryChannelLayer))
 
 
 def forget_all_sockets() -> tuple[int, int]:

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
-from games.consumers import CLOSE_UNKNOWN_GAME, TableConsumer
+from games.consumers import CLOSE_UNKNOWN_GAME, table_socket
 
 
 class NoTable(AsyncWebsocketConsumer):
@@ -15,7 +17,9 @@ class NoTable(AsyncWebsocketConsumer):
         await self.close(code=CLOSE_UNKNOWN_GAME, reason="unknown game")
 
 
-table = TableConsumer.as_asgi()
+# an ASGI application, which Django's typing of ``re_path`` does not know of (Channels'
+# ``as_asgi`` is untyped, so its applications pass)
+table: Any = table_socket
 CODE = r"(?P<code>[A-Za-z0-9_-]{1,16})"  # as games.models.new_game_code makes them
 # the table page's socket names its page (``broadcast.new_page_id``); a bare one is a
 # page without a name, every update pushed to it

@@ -1,4 +1,12 @@
-"""ASGI entry point: HTTP goes to Django, WebSockets to the table consumers."""
+"""ASGI entry point: HTTP goes to Django, WebSockets to the table consumers.
+
+HTTP runs through Django's ASGI handler, which gives each request's synchronous work
+(the middleware chain, in one trip: ``yatzy_site/chain.py``; the view) a thread of its
+own, so a slow request (a review's analysis, a computer player's step) holds up no
+other. Django's WSGI handler behind asgiref's ``WsgiToAsgi`` costs 7 % less a move, but
+runs every request in asgiref's one sync thread, one at a time, and was taken out:
+page loads waited 30 s behind it in the browser tests (docs/performance.md).
+"""
 
 from __future__ import annotations
 

@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "yatzy_site.chain.sync_chain",  # last: the whole chain in one mode (yatzy_site/chain.py)
 ]
 if django.VERSION >= (6, 0):  # the Content-Security-Policy header (SECURE_CSP below)
     MIDDLEWARE.insert(1, "django.middleware.csp.ContentSecurityPolicyMiddleware")
@@ -146,7 +147,8 @@ if "REDIS_URL" in os.environ or PRODUCTION:
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, with costs that do not grow with the sockets open
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.channel_layer.LocalChannelLayer"}}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

@@ -81,6 +81,7 @@ def tiny_load(out: Path, idle: int, env: dict[str, str]) -> dict:
     return report
 
 
+@pytest.mark.slow
 def test_the_benchmark_runs_a_tiny_load_and_writes_its_results(tmp_path: Path) -> None:
     # more sockets than a browser may open (20): the bench's, from one address and
     # without a session, are all counted as one browser's unless the bench lifts the cap
@@ -169,6 +170,7 @@ def test_the_presence_cost_benchmark_counts_sockets_and_prints_its_figures() -> 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_move_cost_benchmark_counts_instructions_under_callgrind() -> None:
     stdout = run_bench(
@@ -179,6 +181,7 @@ def test_the_move_cost_benchmark_counts_instructions_under_callgrind() -> None:
     assert count and float(count.group(1)) > 1  # a move is millions, not nothing
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_server_cost_benchmark_counts_a_real_servers_instructions() -> None:
     stdout = run_bench(
