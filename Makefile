@@ -42,11 +42,15 @@ run: $(STAMP)
 	$(PY) manage.py solve --if-missing --background
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
+# pytest on every core (pytest-xdist, a test database per worker); PYTEST_WORKERS=0 runs
+# it in one process
+PYTEST_WORKERS ?= auto
+
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m bench.load $(BENCH_ARGS)
@@ -56,7 +60,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 messages: $(STAMP)
-	$(PY) manage.py makemessages --all --ignore=.venv
+	$(PY) manage.py makemessages --all --no-obsolete --ignore=.venv
 	$(PY) manage.py compilemessages --ignore=.venv
 
 # UPGRADE=1 moves every pin to the newest release the ranges allow; without it, the pins

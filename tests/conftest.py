@@ -219,28 +219,85 @@ def play_to_the_end(players: Client | dict[int, Client], game: Game) -> Game:
     """Play ``game`` to its end: the computer players by their own choice, every other
     player rolling once and scoring in their scorecard's first open category.
     ``players``: one browser for every player, or each player's by player index."""
-    htmx = {"HTTP_HX_REQUEST": "true"}
-    while fresh(game).status == Game.Status.PLAYING:
-        if services.bot_move(game.code, fresh(game).version):
-            continue
-        state = fresh(game).engine_state()
-        client = players if isinstance(players, Client) else players[state.current_player]
-        client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **htmx)
-        state = fresh(game).engine_state()
-        category = state.open_categories(state.current_index)[0]
-        data = {"version": version(game), "category": category, "confirm": "1"}
-        scored = client.post(f"/g/{game.code}/score/", data, **htmx)
-        assert scored.status_code < 400, scored.content.decode()[:500]  # or it never ends
+    while play_a_turn(players, game):
+        pass
     return fresh(game)
+
+
+def play_a_turn(players: Client | dict[int, Client], game: Game) -> bool:
+    """One turn of ``play_to_the_end`` (a computer player's one step); False once the
+    game is over. A test with sockets open plays turn by turn, each in a trip of its own
+    to the sync thread, so that the sockets' dispatch, which needs that thread too, keeps
+    up: one trip for a whole game left a socket's messages queued in the channel layer
+    past its capacity (100), and the last were dropped."""
+    if fresh(game).status != Game.Status.PLAYING:
+        return False
+    if services.bot_move(game.code, fresh(game).version):
+        return True
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    state = fresh(game).engine_state()
+    client = players if isinstance(players, Client) else players[state.current_player]
+    client.post(f"/g/{game.code}/roll/", {"version": version(game)}, **htmx)
+    state = fresh(game).engine_state()
+    category = state.open_categories(state.current_index)[0]
+    data = {"version": version(game), "category": category, "confirm": "1"}
+    scored = client.post(f"/g/{game.code}/score/", data, **htmx)
+    assert scored.status_code < 400, scored.content.decode()[:500]  # or it never ends
+    return True
+
+
+BACKEND_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def touches_the_backends(item: pytest.Item) -> bool:
+    """Whether ``item`` may meet what differs between SQLite and PostgreSQL + Redis
+    (tests/backend_free.py)."""
+    return (
+        any(item.get_closest_marker(mark) for mark in ("backends", "services", "django_db"))
+        or "tests/postgres_redis/" in str(item.fspath)
+        or bool(BACKEND_FIXTURES & set(getattr(item, "fixturenames", ())))
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_backends(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test marked backend_free has no database, cache, channel layer nor their
+    addresses at hand (tests/backend_free.py)."""
+    if request.node.get_closest_marker("backend_free") is None:
+        return
+    from tests import backend_free
+
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = request.getfixturevalue("settings")
+    settings.CACHES = backend_free.CACHES
+    settings.CHANNEL_LAYERS = backend_free.CHANNEL_LAYERS
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marks read by -m: e2e, and backend_free (tests/backend_free.py)."""
+    if "tests/e2e/" in str(item.fspath):
+        item.add_marker(pytest.mark.e2e)
+    if not touches_the_backends(item):
+        item.add_marker(pytest.mark.backend_free)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API keeps an event loop running in the
-    main thread until the session ends, and sync Django code must not meet it."""
-    for item in items:
-        if "tests/e2e/" in str(item.fspath):
-            item.add_marker(pytest.mark.e2e)
-    items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
+    main thread until the session ends, and sync Django code must not meet it. (After
+    pytest-django's own order, by database use, which mixes them in.)
+
+    Within each part, the tests marked slow first: pytest-xdist hands tests out in this
+    order, and a long test handed out last keeps one worker busy after the others are
+    done."""
+    items.sort(
+        key=lambda item: ("tests/e2e/" in str(item.fspath), item.get_closest_marker("slow") is None)
+    )
 
 
 class LimitsClock:

@@ -11,8 +11,14 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from bench.servers import free_port
 from tests.deploy.test_settings import ROOT, environment, manage
+
+# its servers and commands inherit DATABASE_URL and REDIS_URL: on PostgreSQL and Redis in
+# CI's second run (tests/backend_free.py)
+pytestmark = pytest.mark.backends
 
 A_TABLE = 'Game.objects.create(ruleset="yatzy", host_browser="h")'
 A_SEAT = 'Seat.objects.create(game=Game.objects.get(), position=0, name="Bob", kind="remote")'
@@ -39,6 +45,7 @@ def wait_until_it_serves(port: int, timeout: float = 30) -> None:
             time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_second_make_run_while_one_serves_stops_and_a_crash_frees_the_database(
     tmp_path: Path,
 ) -> None:

@@ -11,6 +11,10 @@ import pytest
 
 from yatzy_site.env import env_rate
 
+# its servers and commands inherit DATABASE_URL and REDIS_URL: on PostgreSQL and Redis in
+# CI's second run (tests/backend_free.py)
+pytestmark = pytest.mark.backends
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "YATZY_PRODUCTION": "1",

@@ -12,10 +12,16 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from bench.servers import free_port
 from tests.deploy.test_serving_alone import shell, wait_until_it_serves
 from tests.deploy.test_settings import ROOT, environment, manage
 from tests.waits import WAIT_S
+
+# its servers and commands inherit DATABASE_URL and REDIS_URL: on PostgreSQL and Redis in
+# CI's second run (tests/backend_free.py)
+pytestmark = pytest.mark.backends
 
 LOBBY = 'Game.objects.create(ruleset="yatzy", host_browser="h", code="{code}")'
 AGED = (
@@ -32,6 +38,7 @@ def children(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_the_server_tidies_on_its_schedule_and_its_helper_ends_with_it(tmp_path: Path) -> None:
     var = {"YATZY_VAR_DIR": str(tmp_path)}
     assert manage("migrate", "--noinput", **var).returncode == 0

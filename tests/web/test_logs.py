@@ -23,6 +23,10 @@ from games.viewer import Viewer
 from tests.conftest import ROOT
 from tests.deploy.test_settings import environment
 
+# its commands inherit DATABASE_URL and REDIS_URL: on PostgreSQL and Redis in CI's second
+# run (tests/backend_free.py)
+pytestmark = pytest.mark.backends
+
 # A page that is not there, and an error of the site's with its traceback.
 SCRIPT = """
 import logging
