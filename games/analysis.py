@@ -107,6 +107,25 @@ class Analysis:
     decisions: dict[int, Decision] = field(default_factory=dict)
     unavailable: str = ""  # why there is no analysis, when there is none
 
+    @property
+    def mistakes(self) -> list[int]:
+        """The steps that carried a mistake (a loss beyond rounding), in order."""
+        return sorted(step for step, d in self.decisions.items() if not d.is_best)
+
+    def mistake_before(self, step: int) -> int | None:
+        """The last step before ``step`` that carried a mistake, if any."""
+        return max((s for s in self.mistakes if s < step), default=None)
+
+    def mistake_after(self, step: int) -> int | None:
+        """The first step after ``step`` that carried a mistake, if any."""
+        return min((s for s in self.mistakes if s > step), default=None)
+
+    def costliest(self, count: int = 3) -> list[Decision]:
+        """The ``count`` mistakes that lost the most, the costliest first (the earlier
+        of two that lost as much)."""
+        wrong = (self.decisions[step] for step in self.mistakes)
+        return sorted(wrong, key=lambda d: (-d.loss, d.step))[:count]
+
 
 _CACHE: OrderedDict[tuple[int, str, int], Analysis] = OrderedDict()
 

@@ -67,10 +67,9 @@ def _no_tables(variant: Variant) -> str:
             "The coach is still working out this table's strategy: ask again in a minute."
         )
     return gettext(
-        "The coach cannot advise: this server has not built this table's strategy"
-        " tables and does not build them by itself. Its administrator can, with:"
-        " manage.py solve --variant %(variant)s"
-    ) % {"variant": variant.name}
+        "The coach cannot advise at this table: this site has not worked out perfect"
+        " play for these rules."
+    )
 
 
 def _line(state: rules.GameState, choice: advice.Choice, result: advice.Advice) -> Line:

@@ -13,7 +13,7 @@ from games import rules
 from games.bidi import isolated_text
 from games.errors import rules_message
 from games.models import BOT_LEVELS, Seat, bot_name
-from games.names import MAX_NAME_TYPED, name_too_long, same_name, seat_name
+from games.names import MAX_NAME, MAX_NAME_TYPED, name_too_long, same_name, seat_name
 from games.services import MAX_SEATS, SeatSpec
 
 BOT_LEVEL_CHOICES = list(BOT_LEVELS.items())
@@ -35,11 +35,14 @@ WAYS = {
 
 
 class NewGameForm(forms.Form):
-    # measured as it shows, in clean(), not in code points as max_length would
+    # measured as it shows, in clean() (``name_too_long``), not in code points as
+    # max_length would; in the browser too (data-max-characters, names.js)
     name = forms.CharField(
         label=_("Your name"),
         # a name typed in Arabic or Hebrew runs right to left in the field as on the table
-        widget=forms.TextInput(attrs={"maxlength": MAX_NAME_TYPED, "dir": "auto"}),
+        widget=forms.TextInput(
+            attrs={"maxlength": MAX_NAME_TYPED, "dir": "auto", "data-max-characters": MAX_NAME}
+        ),
     )
     ruleset = forms.ChoiceField(label=_("Rules"), choices=RULESET_CHOICES, initial="yatzy")
     players = forms.CharField(
@@ -47,7 +50,12 @@ class NewGameForm(forms.Form):
         help_text=_("One name per line. They take turns on this device."),
         required=False,
         widget=forms.Textarea(
-            attrs={"rows": 2, "dir": "auto", "placeholder": _("One name per line")}
+            attrs={
+                "rows": 2,
+                "dir": "auto",
+                "placeholder": _("One name per line"),
+                "data-max-characters": MAX_NAME,  # on each line (names.js)
+            }
         ),
     )
     invites = forms.IntegerField(

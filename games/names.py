@@ -17,9 +17,11 @@ MAX_NAME = 40  # characters as a reader sees them (``characters``)
 # take more; their name is refused, not stored (``Seat.name``'s length).
 MAX_NAME_CODE_POINTS = 10 * MAX_NAME
 # A browser's maxlength counts UTF-16 code units, at most two for a code point: a name field
-# that takes this many cuts no name a seat would take. The server measures names; this
-# only keeps a pasted page out of the field.
+# that takes this many cuts no name a seat would take. It only keeps a pasted page out of a
+# field without a script; names.js takes it off and keeps the field to MAX_NAME characters
+# as they show, counted as here (issue 46). The server measures names (``name_too_long``).
 MAX_NAME_TYPED = 2 * MAX_NAME_CODE_POINTS
+FIELD_LIMITS = {"typed": MAX_NAME_TYPED, "characters": MAX_NAME}
 
 
 def seat_name(name: str) -> str:

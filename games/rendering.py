@@ -31,7 +31,7 @@ from games.bounded import Bounded
 from games.models import Game
 from games.presence import SPECTATORS
 from games.reactions import REACTIONS
-from games.scorecard import Cell, Scorecard
+from games.scorecard import Cell, Scorecard, rule_tips, short_heads
 from games.tableview import Confirm, Me, Table, handed_over, lobby_context, table_urls, table_view
 from games.viewer import Viewer
 
@@ -80,6 +80,7 @@ class Pieces(NamedTuple):
 
     heading: SafeString  # the title, the turn banner, the target and joker lines
     banner: SafeString
+    turn_line: SafeString  # whose turn it is, in the dice's bar
     joker: SafeString
     dice: tuple[SafeString, ...]  # each die's button, or the line saying none is rolled
     roll_button: SafeString
@@ -106,6 +107,9 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
     return Pieces(
         heading=fragment("heading", turn=turn, banner=banner, joker=joker),
         banner=banner,
+        turn_line=fragment("turn-line", turn=turn, mine=mine)
+        if turn.player_to_move
+        else SafeString(),
         joker=joker,
         dice=dice,
         roll_button=fragment(
@@ -113,7 +117,7 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
         ),
         presence=fragment("presence", presence=view.presence),
         scorecard=scorecard_html(view.scorecard, mine),
-        legend=included("games/_scorecard_legend.html", bonus_line=view.scorecard.bonus_line),
+        legend=included("games/_scorecard_legend.html", key=view.scorecard.key),
         fingerprint=included(
             "games/_fingerprint.html", commitment=view.dice_commitment, seed=view.dice_seed
         ),
@@ -143,10 +147,17 @@ def scorecard_html(card: Scorecard, mine: bool | None = None) -> SafeString:
         for index, cells in enumerate(card.cells)
     ]
     rows = tuple(
-        fragment("scorecard-row", kind=kind, name=name, cells=tuple(c[r] for c in columns))
-        for r, (_key, name, kind) in enumerate(card.rows)
+        fragment(
+            "scorecard-row",
+            key=key,
+            kind=kind,
+            name=name,
+            rule=rule,
+            cells=tuple(c[r] for c in columns),
+        )
+        for r, (key, name, kind, rule) in enumerate(card.rows)
     )
-    heads = tuple(zip(card.columns, card.titles, strict=True))
+    heads = tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
     head = fragment("scorecard-head", heads=heads, current_column=card.current_column)
     context = {"head": head, "rows": rows, "columns": len(card.columns)}
     return render_to_string(f"{TEMPLATE}#scorecard", context)
@@ -176,7 +187,7 @@ def _column_html(
             )
             if isinstance(cell, Cell)
             else fragment("scorecard-sum", value=cell, current=current)
-            for cell, (category, name, _kind) in zip(cells, card.rows, strict=True)
+            for cell, (category, name, _kind, _rule) in zip(cells, card.rows, strict=True)
         ),
     )
 
@@ -271,6 +282,7 @@ def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
         urls=table_urls(game.code),  # the page's own: the take-back, the table's
         plays=me.player,  # a spectator has no turn to be called to (the chime)
         reactions=REACTIONS.items(),
+        rule_tips=rule_tips(game.started_state()),
     )
     return context
 

@@ -4,6 +4,8 @@ rows too). Only the player to move, viewing, is offered scores in their column."
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -13,6 +15,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
 from games.bidi import team, team_text
+from games.rules.state import YAHTZEE_BONUS_POINTS
 
 
 class Cell(NamedTuple):
@@ -30,6 +33,9 @@ class Cell(NamedTuple):
     def css(self) -> str:
         """The cell's class attribute."""
         return ("current" if self.current else "") + (" target" if self.target else "")
+
+
+RowHead = tuple[str, str, str, str]  # key, untranslated name, kind, untranslated rule
 
 
 class Row(NamedTuple):
@@ -54,6 +60,30 @@ def column_titles(state: rules.GameState, names: dict[int, str]) -> list[str]:
     column's head, whose name is cut short for the eye where it is longer than the
     column."""
     return [team_text(names.get(p, "?") for p in card.players) for card in state.scorecards]
+
+
+SHORT_HEAD = 3  # letters of a name a short column head starts from
+# the isolates of ``column_titles`` and any embedding, override or mark a name holds: a
+# short head is a few letters, in <bdi> of its own, with no control to carry over
+BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def short_heads(titles: Iterable[str]) -> list[str]:
+    """A short head for each column (``column_titles``), for a narrow screen with many
+    players: the first word's first letters and the digits of the name ("Ali",
+    "Com1", "Com2"), as many letters as it takes to tell the columns apart.
+    Cut names showed "Co..." four times over a table of computer players (issue 46)."""
+    plain = [BIDI_CONTROLS.sub("", title) for title in titles]
+    for letters in range(SHORT_HEAD, max(map(len, plain), default=0) + 1):
+        heads = [_short(name, letters) for name in plain]
+        if len(set(heads)) == len(heads):
+            return heads
+    return [f"{n}. {_short(name, SHORT_HEAD)}" for n, name in enumerate(plain, start=1)]
+
+
+def _short(name: str, letters: int) -> str:
+    first, _space, rest = name.strip().partition(" ")
+    return first[:letters] + "".join(c for c in rest if c.isdigit())
 
 
 class Turn(NamedTuple):
@@ -111,24 +141,31 @@ def scorecard_rows(
     ]
     return [
         Row(key, gettext(name), kind, tuple(column[r] for column in columns))
-        for r, (key, name, kind) in enumerate(_row_heads(layout))
+        for r, (key, name, kind, _rule) in enumerate(_row_heads(layout))
     ]
+
+
+def rule_tips(state: rules.GameState) -> tuple[tuple[str, str, str], ...]:
+    """(key, untranslated name, untranslated rule) of each category of ``state``'s card:
+    the tips its names open on the table page (``_category_rule.html``)."""
+    return tuple((key, name, rule) for key, name, _kind, rule in _row_heads(_layout(state)) if rule)
 
 
 @cache  # one per layout
-def _row_heads(layout: Layout) -> tuple[tuple[str, str, str], ...]:
-    """(key, untranslated name, kind) of each row."""
+def _row_heads(layout: Layout) -> tuple[RowHead, ...]:
+    """(key, untranslated name, kind, untranslated rule) of each row: a category's rule
+    (``Category.rule``), its name's tip on the table; none for the sums."""
     upper = [c for c in layout.categories if c.is_upper]
     lower = [c for c in layout.categories if not c.is_upper]
-    heads = [(c.key, c.name, "category") for c in upper]
+    heads = [(c.key, c.name, "category", c.rule) for c in upper]
     heads += [
-        ("subtotal", gettext_noop("Subtotal"), "subtotal"),
-        ("bonus", gettext_noop("Bonus"), "bonus"),
+        ("subtotal", gettext_noop("Subtotal"), "subtotal", ""),
+        ("bonus", gettext_noop("Bonus"), "bonus", ""),
     ]
-    heads += [(c.key, c.name, "category") for c in lower]
+    heads += [(c.key, c.name, "category", c.rule) for c in lower]
     if layout.yahtzee_bonus:
-        heads.append(("yahtzee_bonus", gettext_noop("Yahtzee bonus"), "yahtzee_bonus"))
-    heads.append(("total", gettext_noop("Total"), "total"))
+        heads.append(("yahtzee_bonus", gettext_noop("Yahtzee bonus"), "yahtzee_bonus", ""))
+    heads.append(("total", gettext_noop("Total"), "total", ""))
     return tuple(heads)
 
 
@@ -179,15 +216,47 @@ def _bonus(totals: rules.Totals, upper_complete: bool) -> str:
     return gettext("%(points)s to go") % {"points": totals.bonus_to_go}
 
 
+class Key(NamedTuple):
+    """What the key under the scorecard explains its sums with: the card's own rows
+    and the table's own numbers, never an example."""
+
+    first: str  # the untranslated name of the first upper row ("Ones")
+    last: str  # and of the last ("Sixes")
+    bonus_line: int  # the upper points that earn the bonus
+    bonus: int  # what the bonus gives at this table (RULES.md 4.7)
+    yahtzee_bonus: int  # what each further Yahtzee gives, 0 without that row
+    all_alike: int  # what the Yahtzee row holds for the Yahtzee bonus to count
+
+
+def scorecard_key(state: rules.GameState) -> Key:
+    """The key of ``state``'s scorecard."""
+    return _key_of(state.ruleset_key, state.options)
+
+
+@cache  # three rule sets, a few options
+def _key_of(ruleset_key: str, options: rules.TableOptions) -> Key:
+    ruleset = rules.get_ruleset(ruleset_key)
+    layout = _layout_of(ruleset_key, options.upper_only, options.yahtzee_bonus)
+    upper = ruleset.upper_categories
+    return Key(
+        upper[0].name,
+        upper[-1].name,
+        ruleset.bonus_threshold,
+        options.bonus_value(ruleset),
+        YAHTZEE_BONUS_POINTS if layout.yahtzee_bonus else 0,
+        ruleset.score(ruleset.all_alike_key, (1,) * ruleset.dice_count),
+    )
+
+
 class Scorecard(NamedTuple):
     """The scorecard's table as one viewer sees it, column by column."""
 
     columns: tuple[SafeString, ...]  # each scorecard's name, as markup (``column_heads``)
     titles: tuple[str, ...]  # and in plain text (``column_titles``)
     current_column: int | None  # the scorecard to move, none once the game is over
-    rows: tuple[tuple[str, str, str], ...]  # (key, untranslated name, kind) per row
+    rows: tuple[RowHead, ...]  # (key, untranslated name, kind, untranslated rule) per row
     cells: tuple[tuple[Cell | str, ...], ...]  # each column's cells, top to bottom
-    bonus_line: int  # the upper points that earn the bonus (the legend's pace)
+    key: Key  # what the key under it explains its sums with
 
 
 def scorecard(
@@ -209,5 +278,5 @@ def scorecard(
             _column(layout, card, state.totals(i), turn if i == current else None, language)
             for i, card in enumerate(state.scorecards)
         ),
-        state.ruleset.bonus_threshold,
+        scorecard_key(state),
     )

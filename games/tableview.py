@@ -20,7 +20,6 @@ from games.bidi import isolated
 from games.models import Game, GameEvent, Seat
 from games.scorecard import Scorecard, column_heads, scorecard
 from games.strategy.bots import perfect_plays_as_good
-from games.strategy.solver import Variant
 from games.viewer import Viewer
 
 RULESET_NAMES = {
@@ -45,6 +44,7 @@ class Winner(NamedTuple):
     total: int
     sharing: int  # scorecards in first place: more than one for a tie
     team: bool  # first place is a team's (its name is its players': "Alice & Carol")
+    alone: bool  # the only scorecard at the table: a score to say, nobody beaten
 
 
 class JokerWords(NamedTuple):
@@ -66,6 +66,8 @@ class Turn(NamedTuple):
     finished: bool
     winner: Winner | None
     player_to_move: str
+    computer_to_move: bool  # the player to move is a computer player (it thinks, not rolls)
+    away_to_move: bool  # the player to move is a friend with no page open (the presence list)
     roll_number: int
     declaring: bool  # the player to move must declare a target before scoring
     rolls_left: int
@@ -165,6 +167,14 @@ def table_view(game: Game) -> Table:
         finished=state.is_finished,
         winner=_winner(state, ranking) if ranking else None,
         player_to_move=names.get(to_move, "") if to_move is not None else "",
+        computer_to_move=any(
+            seat.kind == Seat.Kind.BOT for seat in seats if seat.player_index == to_move
+        ),
+        away_to_move=any(
+            seat.kind == Seat.Kind.REMOTE and seat.connections == 0
+            for seat in seats
+            if seat.player_index == to_move
+        ),
         roll_number=state.roll_number,
         declaring=declaring,
         rolls_left=rules.MAX_ROLLS - state.roll_number,
@@ -232,7 +242,12 @@ class Me(NamedTuple):
 
     @property
     def classes(self) -> str:
-        named = (("my-turn", self.my_turn), ("host", self.host), ("player", self.player))
+        named = (
+            ("my-turn", self.my_turn),
+            ("host", self.host),
+            ("player", self.player),
+            ("hot-seat", len(self.players) > 1),  # pass and play: the device goes round
+        )
         return " ".join(name for name, on in named if on)
 
     def may_skip(self, skippers: str) -> bool:
@@ -276,16 +291,15 @@ def perfect_as_good(game: Game, seats: list[Seat]) -> str:
             perfect,
         )
     if why == "not built":
-        # nothing is building them: say so, and what builds them, not "about a minute"
+        # nothing is building them: say so, not "about a minute"; what builds them is
+        # the operator's business (README), no command line for a player (issue 46)
         return ngettext(
-            "The Perfect computer player plays as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
-            "The Perfect computer players play as Good: this server has not built this"
-            " table's strategy tables and does not build them by itself. Its administrator"
-            " can, with: manage.py solve --variant %(variant)s",
+            "The Perfect computer player plays as Good: this site has not worked out"
+            " perfect play for these rules.",
+            "The Perfect computer players play as Good: this site has not worked out"
+            " perfect play for these rules.",
             perfect,
-        ) % {"variant": Variant.of(game.ruleset, game.table_options).name}
+        )
     return ""
 
 
@@ -421,7 +435,7 @@ def _winner(state: rules.GameState, ranking: tuple) -> Winner:
         together = format_html("{} {} {}", listed, gettext("and"), names[-1])
     else:
         together = names[0]
-    return Winner(together, ranking[0][2], len(names), team)
+    return Winner(together, ranking[0][2], len(names), team, len(state.scorecards) == 1)
 
 
 def options_text(game: Game) -> str:

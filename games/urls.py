@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import daily, history, home, pwa, room, table
+from games.views import daily, history, home, howto, pwa, review, room, table
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("games/new/", home.create_game, name="create_game"),
+    path("how-to-play/", howto.how_to_play, name="how_to_play"),
     path("g/<str:code>/", table.table, name="table"),
     path("g/<str:code>/roll/", table.roll, name="roll"),
     path("g/<str:code>/hold/", table.hold, name="hold"),
@@ -25,8 +26,8 @@ urlpatterns = [
     path("g/<str:code>/hint/", table.hint, name="hint"),
     path("g/<str:code>/react/", table.react, name="react"),
     path("g/<str:code>/qr.svg", room.invite_qr, name="invite_qr"),
-    path("g/<str:code>/review/", history.review, name="review"),
-    path("g/<str:code>/dice.json", history.dice, name="dice_export"),
+    path("g/<str:code>/review/", review.review, name="review"),
+    path("g/<str:code>/dice.json", review.dice, name="dice_export"),
     path("history/", history.history, name="history"),
     path("daily/play/", daily.play, name="daily_play"),
     path("daily/<str:ruleset>/", daily.today, name="daily_today"),

@@ -1,11 +1,11 @@
 """What a table page shows its viewer of a table, read from the HTML.
 
 The table is the same bytes for every browser at it; a page keeps its viewer's part
-by its classes (``.table-page``: my-turn, host, player) and the table's
-``data-skippers`` (``keepOwnPart`` in static/js/table.js). ``seen`` drops what that
-removes, so that a test of the test client asserts what this viewer reads, as a
-browser test does. (A whole page is rendered with its viewer's part only: ``seen``
-leaves it as it is.)"""
+by its classes (``.table-page``: my-turn, host, player, hot-seat) and the table's
+``data-skippers`` (``keepOwnPart`` in static/js/table.js; the bar's words for the
+player to move by site.css). ``seen`` drops what that removes, so that a test of the
+test client asserts what this viewer reads, as a browser test does. (A whole page is
+rendered with its viewer's part only: ``seen`` leaves it as it is.)"""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def hidden(classes: set[str], page: set[str], skippers: str) -> bool:
     if ("if-mine" in classes and not mine) or ("if-theirs" in classes and mine):
         return True
     if ("if-player" in classes and not player) or ("if-spectator" in classes and player):
+        return True
+    # the bar's words for the player to move before the first roll, by whether the
+    # page holds several seats (site.css hides the other)
+    if ("hand-over" in classes and "hot-seat" not in page) or (
+        "your-turn" in classes and "hot-seat" in page
+    ):
         return True
     if "skip-offer" in classes:
         may = ("host" in page and skippers) or (player and skippers == "players")

@@ -20,6 +20,7 @@ class Category:
     name: str  # English, marked for translation; show it through gettext
     section: str
     scorer: s.Scorer
+    rule: str  # what scores, in English, marked for translation (the How to play page)
 
     @property
     def is_upper(self) -> bool:
@@ -62,16 +63,49 @@ class RuleSet:
 
 
 _UPPER = (
-    Category("ones", _("Ones"), UPPER, s.upper(1)),
-    Category("twos", _("Twos"), UPPER, s.upper(2)),
-    Category("threes", _("Threes"), UPPER, s.upper(3)),
-    Category("fours", _("Fours"), UPPER, s.upper(4)),
-    Category("fives", _("Fives"), UPPER, s.upper(5)),
-    Category("sixes", _("Sixes"), UPPER, s.upper(6)),
+    Category("ones", _("Ones"), UPPER, s.upper(1), _("The sum of the dice showing 1.")),
+    Category("twos", _("Twos"), UPPER, s.upper(2), _("The sum of the dice showing 2.")),
+    Category("threes", _("Threes"), UPPER, s.upper(3), _("The sum of the dice showing 3.")),
+    Category("fours", _("Fours"), UPPER, s.upper(4), _("The sum of the dice showing 4.")),
+    Category("fives", _("Fives"), UPPER, s.upper(5), _("The sum of the dice showing 5.")),
+    Category("sixes", _("Sixes"), UPPER, s.upper(6), _("The sum of the dice showing 6.")),
 )
-_ONE_PAIR = Category("one_pair", _("One pair"), LOWER, s.kind(2))
-_TWO_PAIRS = Category("two_pairs", _("Two pairs"), LOWER, s.pairs(2))
-_CHANCE = Category("chance", _("Chance"), LOWER, s.chance)
+_ONE_PAIR = Category(
+    "one_pair",
+    _("One pair"),
+    LOWER,
+    s.kind(2),
+    _("Two dice of the same number: their sum. The highest pair counts."),
+)
+_TWO_PAIRS = Category(
+    "two_pairs",
+    _("Two pairs"),
+    LOWER,
+    s.pairs(2),
+    _("Two pairs of different numbers: the sum of those four dice. The highest pairs count."),
+)
+_CHANCE = Category("chance", _("Chance"), LOWER, s.chance, _("Any dice: their sum."))
+_THREE_OF_A_KIND = Category(
+    "three_of_a_kind",
+    _("Three of a kind"),
+    LOWER,
+    s.kind(3),
+    _("Three dice of the same number: the sum of those three."),
+)
+_FOUR_OF_A_KIND = Category(
+    "four_of_a_kind",
+    _("Four of a kind"),
+    LOWER,
+    s.kind(4),
+    _("Four dice of the same number: the sum of those four."),
+)
+_FULL_HOUSE = Category(
+    "full_house",
+    _("Full house"),
+    LOWER,
+    s.groups(3, 2),
+    _("Three dice of one number and two of another: the sum of those five."),
+)
 
 YATZY = RuleSet(
     key="yatzy",
@@ -81,13 +115,25 @@ YATZY = RuleSet(
         *_UPPER,
         _ONE_PAIR,
         _TWO_PAIRS,
-        Category("three_of_a_kind", _("Three of a kind"), LOWER, s.kind(3)),
-        Category("four_of_a_kind", _("Four of a kind"), LOWER, s.kind(4)),
-        Category("small_straight", _("Small straight"), LOWER, s.contains((1, 2, 3, 4, 5), 15)),
-        Category("large_straight", _("Large straight"), LOWER, s.contains((2, 3, 4, 5, 6), 20)),
-        Category("full_house", _("Full house"), LOWER, s.groups(3, 2)),
+        _THREE_OF_A_KIND,
+        _FOUR_OF_A_KIND,
+        Category(
+            "small_straight",
+            _("Small straight"),
+            LOWER,
+            s.contains((1, 2, 3, 4, 5), 15),
+            _("1, 2, 3, 4 and 5: 15 points."),
+        ),
+        Category(
+            "large_straight",
+            _("Large straight"),
+            LOWER,
+            s.contains((2, 3, 4, 5, 6), 20),
+            _("2, 3, 4, 5 and 6: 20 points."),
+        ),
+        _FULL_HOUSE,
         _CHANCE,
-        Category("yatzy", _("Yatzy"), LOWER, s.all_alike(50)),
+        Category("yatzy", _("Yatzy"), LOWER, s.all_alike(50), _("All five dice alike: 50 points.")),
     ),
     bonus_threshold=63,
     bonus_values=(50, 25),
@@ -100,12 +146,44 @@ YAHTZEE = RuleSet(
     dice_count=5,
     categories=(
         *_UPPER,
-        Category("three_of_a_kind", _("Three of a kind"), LOWER, s.kind_sum(3)),
-        Category("four_of_a_kind", _("Four of a kind"), LOWER, s.kind_sum(4)),
-        Category("full_house", _("Full house"), LOWER, s.fixed_groups(3, 2, 25)),
-        Category("small_straight", _("Small straight"), LOWER, s.any_run(4, 30)),
-        Category("large_straight", _("Large straight"), LOWER, s.any_run(5, 40)),
-        Category("yahtzee", _("Yahtzee"), LOWER, s.all_alike(50)),
+        Category(
+            "three_of_a_kind",
+            _("Three of a kind"),
+            LOWER,
+            s.kind_sum(3),
+            _("At least three dice of the same number: the sum of all the dice."),
+        ),
+        Category(
+            "four_of_a_kind",
+            _("Four of a kind"),
+            LOWER,
+            s.kind_sum(4),
+            _("At least four dice of the same number: the sum of all the dice."),
+        ),
+        Category(
+            "full_house",
+            _("Full house"),
+            LOWER,
+            s.fixed_groups(3, 2, 25),
+            _("Three dice of one number and two of another: 25 points."),
+        ),
+        Category(
+            "small_straight",
+            _("Small straight"),
+            LOWER,
+            s.any_run(4, 30),
+            _("Four numbers in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 30 points."),
+        ),
+        Category(
+            "large_straight",
+            _("Large straight"),
+            LOWER,
+            s.any_run(5, 40),
+            _("Five numbers in a row: 40 points."),
+        ),
+        Category(
+            "yahtzee", _("Yahtzee"), LOWER, s.all_alike(50), _("All five dice alike: 50 points.")
+        ),
         _CHANCE,
     ),
     bonus_threshold=63,
@@ -122,18 +200,66 @@ MAXI_YATZY = RuleSet(
         *_UPPER,
         _ONE_PAIR,
         _TWO_PAIRS,
-        Category("three_pairs", _("Three pairs"), LOWER, s.pairs(3)),
-        Category("three_of_a_kind", _("Three of a kind"), LOWER, s.kind(3)),
-        Category("four_of_a_kind", _("Four of a kind"), LOWER, s.kind(4)),
-        Category("five_of_a_kind", _("Five of a kind"), LOWER, s.kind(5)),
-        Category("small_straight", _("Small straight"), LOWER, s.contains((1, 2, 3, 4, 5), 15)),
-        Category("large_straight", _("Large straight"), LOWER, s.contains((2, 3, 4, 5, 6), 20)),
-        Category("full_straight", _("Full straight"), LOWER, s.contains((1, 2, 3, 4, 5, 6), 21)),
-        Category("full_house", _("Full house"), LOWER, s.groups(3, 2)),
-        Category("house", _("House"), LOWER, s.groups(3, 3)),
-        Category("tower", _("Tower"), LOWER, s.groups(4, 2)),
+        Category(
+            "three_pairs",
+            _("Three pairs"),
+            LOWER,
+            s.pairs(3),
+            _("Three pairs of three different numbers: the sum of the dice."),
+        ),
+        _THREE_OF_A_KIND,
+        _FOUR_OF_A_KIND,
+        Category(
+            "five_of_a_kind",
+            _("Five of a kind"),
+            LOWER,
+            s.kind(5),
+            _("Five dice of the same number: the sum of those five."),
+        ),
+        Category(
+            "small_straight",
+            _("Small straight"),
+            LOWER,
+            s.contains((1, 2, 3, 4, 5), 15),
+            _("1, 2, 3, 4 and 5 among the dice: 15 points."),
+        ),
+        Category(
+            "large_straight",
+            _("Large straight"),
+            LOWER,
+            s.contains((2, 3, 4, 5, 6), 20),
+            _("2, 3, 4, 5 and 6 among the dice: 20 points."),
+        ),
+        Category(
+            "full_straight",
+            _("Full straight"),
+            LOWER,
+            s.contains((1, 2, 3, 4, 5, 6), 21),
+            _("1, 2, 3, 4, 5 and 6: 21 points."),
+        ),
+        _FULL_HOUSE,
+        Category(
+            "house",
+            _("House"),
+            LOWER,
+            s.groups(3, 3),
+            _("Three dice of one number and three of another: the sum of the dice."),
+        ),
+        Category(
+            "tower",
+            _("Tower"),
+            LOWER,
+            s.groups(4, 2),
+            _("Four dice of one number and two of another: the sum of the dice."),
+        ),
         _CHANCE,
-        Category("maxi_yatzy", _("Maxi Yatzy"), LOWER, s.all_alike(100)),
+        Category(
+            "maxi_yatzy",
+            _("Maxi Yatzy"),
+            LOWER,
+            s.all_alike(100),
+            _("All six dice alike: 100 points."),
+        ),
     ),
     bonus_threshold=75,
     bonus_values=(50,),

@@ -48,7 +48,7 @@ def daily_choices(request: HttpRequest) -> dict:
         "daily_rulesets": [(key, RULESET_NAMES[key]) for key in daily.RULESETS],
         "daily_name": remembered_name(request),
         "daily_today": clock.today().isoformat(),
-        "max_typed": names.MAX_NAME_TYPED,
+        "name_limits": names.FIELD_LIMITS,
     }
 
 

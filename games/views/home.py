@@ -1,15 +1,19 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language_info, gettext
 from django.views import i18n
 
-from games import services
+from games import rules, services
 from games.errors import ActionError
-from games.forms import NewGameForm
-from games.models import Game
+from games.forms import RULESET_CHOICES, NewGameForm
+from games.models import BOT_LEVELS, Game
+from games.strategy.bots import perfect_plays_as_good
+from games.strategy.variant import Variant
 from games.views import daily
 from games.views.access import (
     error_page,
@@ -21,19 +25,53 @@ from games.views.access import (
 )
 from games.views.history import in_progress
 
+# The computer's strength last chosen in this browser, offered again on its next visit
+BOT_LEVEL_KEY = "bot_level"
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(initial={"name": daily.remembered_name(request)})
+    initial = {"name": daily.remembered_name(request)}
+    if request.session.get(BOT_LEVEL_KEY) in BOT_LEVELS:
+        initial["bot_level"] = request.session[BOT_LEVEL_KEY]
+    form = NewGameForm(initial=initial)
     context = {"form": form, "in_progress": in_progress(viewer_looking(request))}
-    return render(request, "games/home.html", {**context, **daily.daily_choices(request)})
+    return render(request, "games/home.html", {**context, **_choices(request)})
+
+
+def _choices(request: HttpRequest) -> dict:
+    """What the home page offers besides its form: the daily challenge, and the rules
+    without perfect play (``unsolved``)."""
+    return {"unsolved": unsolved(), **daily.daily_choices(request)}
+
+
+def unsolved() -> list[str]:
+    """The solver's names (``Variant.name``) of the whole games the New game form can
+    ask for whose perfect play this site has not worked out and will not by itself
+    (``perfect_plays_as_good``: "not built"; whole Maxi Yatzy games unless built by
+    hand): home.js offers no Perfect computer nor the coach for them, instead of a
+    table that then plays without. Forced order and upper section only are solved
+    on the spot when asked for: never among them."""
+    plain = rules.TableOptions()
+    choices = {
+        "yatzy": [replace(plain, upper_bonus=50), replace(plain, upper_bonus=25)],
+        "yahtzee": [plain, replace(plain, yahtzee_bonus=False)],
+    }
+    names = []
+    for ruleset, _name in RULESET_CHOICES:
+        for options in choices.get(ruleset, [plain]):
+            for declared in (False, True):
+                table = replace(options, declared_target=declared)
+                if perfect_plays_as_good(ruleset, table) == "not built":
+                    names.append(Variant.of(ruleset, table).name)
+    return names
 
 
 @require_POST
 def create_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        context = {"form": form, **daily.daily_choices(request)}
+        context = {"form": form, **_choices(request)}
         return render(request, "games/home.html", context, status=400)
     viewer = viewer_of(request)
     data = form.cleaned_data
@@ -50,9 +88,11 @@ def create_game(request: HttpRequest) -> HttpResponse:
         )
     except ActionError as error:
         form.add_error(None, str(error.message))
-        context = {"form": form, **daily.daily_choices(request)}
+        context = {"form": form, **_choices(request)}
         return render(request, "games/home.html", context, status=error.status)
     daily.remember_name(request, data["name"])
+    if data["bots"]:
+        request.session[BOT_LEVEL_KEY] = data["bot_level"]
     remember(request, services.local_tokens(game, viewer))
     game.refresh_from_db()
     if game.status == Game.Status.LOBBY:

@@ -30,7 +30,7 @@ LIMITED: dict[str, tuple[str, frozenset[str]]] = {
     "create_game": ("create", POST),
     "play_again": ("create", POST),
     "join": ("join", POST),
-    "rejoin": ("join", LOOK),
+    "rejoin": ("join", LOOK | POST),  # the page that asks, and the seat taken
     **{
         name: ("move", POST)
         for name in (

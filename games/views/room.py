@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import names, services
 from games.errors import ActionError, GameNotFound
-from games.models import Game, storable
+from games.models import Game, Seat, storable
 from games.seating import browsers_seat
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.views.access import (
@@ -68,7 +68,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "options": options_text(game),
         "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
         "name": request.POST.get("name", ""),
-        "max_typed": names.MAX_NAME_TYPED,
+        "name_limits": names.FIELD_LIMITS,
     }
     if request.method == "GET":
         return render(request, "games/join.html", context)
@@ -81,17 +81,18 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return redirect("lobby", code)
 
 
-@require_GET
+@allow("GET", "HEAD", "POST")
 def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
     """A player's personal link: puts their seat into this browser's session. A seat the
     host handed to the computer while its player was away still knows its player's
     token (``Seat.handed_from``): the link brings them to the table, which offers the
-    seat back."""
-    seated = Game.objects.with_code(code).filter(
-        Q(seats__token=token) | Q(seats__handed_from=token)
-    )
-    game = seated.first() if storable(token) else None
-    if game is None:
+    seat back. A browser that does not hold the seat yet is asked first, and takes it
+    by POST: a friend sent the host's personal link in place of the invite took the
+    host's seat without a word (issue 46)."""
+    holding = Q(token=token) | Q(handed_from=token)
+    seats = Seat.objects.filter(holding, game__in=Game.objects.with_code(code))
+    seat = seats.select_related("game").first() if storable(token) else None
+    if seat is None:
         if not Game.objects.with_code(code).exists():
             return error_page(request, GameNotFound())
         refusal = ActionError(
@@ -99,8 +100,18 @@ def rejoin(request: HtmxHttpRequest, code: str, token: str) -> HttpResponse:
             status=404,
         )
         return error_page(request, refusal)
-    remember(request, [token])
-    return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
+    game = seat.game
+    viewer = viewer_of(request)
+    held = token in viewer.tokens or bool(seat.browser_id and seat.browser_id == viewer.browser_id)
+    if request.method == "POST" or held:
+        remember(request, [token])
+        return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
+    context = {
+        "game": game,
+        "name": seat.shown_name,
+        "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+    }
+    return render(request, "games/take_seat.html", context)
 
 
 @require_POST

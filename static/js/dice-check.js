@@ -91,6 +91,9 @@
   function setUp(section) {
     const button = section.querySelector("[data-check-dice]");
     const result = section.querySelector("[data-dice-result]");
+    if (!button || !result) {
+      return; // the seed is not out yet (a daily challenge's day): nothing to check
+    }
     button.hidden = false;
     button.addEventListener("click", async function () {
       result.className = "dice-check-result";

@@ -1,11 +1,12 @@
 // "Copy" beside a text to share (the daily challenge's result): copies it to the
 // clipboard and says so. Without this script, or without a clipboard, the text
-// stays selectable in its box.
+// stays selectable in its box. Its own attribute (data-share-copy), not the
+// invite link's data-copy, which table.js copies by a selector.
 (function () {
   "use strict";
 
   function copy(button) {
-    const text = document.getElementById(button.dataset.copy);
+    const text = document.getElementById(button.dataset.shareCopy);
     const result = button.parentElement.querySelector("[data-copy-result]");
     navigator.clipboard.writeText(text.value).then(
       function () { result.textContent = button.dataset.copied; },
@@ -17,7 +18,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-copy]").forEach(function (button) {
+    document.querySelectorAll("[data-share-copy]").forEach(function (button) {
       if (!navigator.clipboard) {
         return;
       }

@@ -65,6 +65,10 @@
     if (!page) return false;
     var mine = isMine(document.getElementById("table"));
     page.classList.toggle("my-turn", mine);
+    // several seats at this screen (pass and play): the dice's bar says to hand it on
+    var me = document.getElementById("me");
+    var seats = me ? (me.getAttribute("data-players") || "").split(" ").filter(Boolean) : [];
+    page.classList.toggle("hot-seat", seats.length > 1);
     return mine;
   }
   document.addEventListener("htmx:oobAfterSwap", function (event) {
@@ -460,6 +464,12 @@
     var skippers = incoming.getAttribute("data-skippers");
     if (skippers) shown.setAttribute("data-skippers", skippers);
     else shown.removeAttribute("data-skippers");
+    keepParts(shown, incoming);
+    return true;
+  }
+  // The parts beside the scorecard (.turn-side: the heading, the dice, the presence
+  // list, an answer's parts) are a part of parts, kept part by part in their turn.
+  function keepParts(shown, incoming) {
     var old = Array.prototype.filter.call(shown.children, function (child) {
       return !child.hasAttribute("data-answer");
     });
@@ -477,7 +487,8 @@
         i++;
       }
       if (i < old.length && oldKeys[i] === freshKeys[j]) {
-        if (comparable(old[i], true) !== comparable(fresh[j], true)) show(old[i], fresh[j]);
+        if (old[i].classList.contains("turn-side")) keepParts(old[i], fresh[j]);
+        else if (comparable(old[i], true) !== comparable(fresh[j], true)) show(old[i], fresh[j]);
         i++;
       } else {
         if (i < old.length) old[i].before(fresh[j]);
@@ -486,7 +497,6 @@
       }
     }
     for (; i < old.length; i++) old[i].remove();
-    return true;
   }
   function show(replaced, part) {
     if (replaced) replaced.replaceWith(part);
@@ -547,7 +557,7 @@
   var answered = new WeakSet();
   document.addEventListener("htmx:afterSettle", function () {
     var table = document.getElementById("table");
-    var part = table && table.querySelector(":scope > form.confirm, :scope > #notice");
+    var part = table && table.querySelector(".turn-side > form.confirm, .turn-side > #notice");
     if (!part || answered.has(part)) return;
     answered.add(part);
     part.scrollIntoView({ block: "nearest" });
@@ -705,7 +715,8 @@
   });
   // The review: the step chosen in the turn-by-turn list is shown in the stepper, which
   // on a phone is thousands of pixels above it. The stepper comes into view, and the
-  // list marks the step it shows (also when stepping with Previous and Next).
+  // list marks the step it shows (also when stepping with Previous and Next); so does
+  // a step chosen among the costliest decisions, at the top of the page.
   var stepAsker = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     stepAsker = event.detail.elt;
@@ -718,7 +729,7 @@
     });
     var shown = document.querySelector('.turns a[href="?step=' + stepper.dataset.step + '"]');
     if (shown) shown.setAttribute("aria-current", "step");
-    var fromList = stepAsker && stepAsker.closest && stepAsker.closest(".turns");
+    var fromList = stepAsker && stepAsker.closest && stepAsker.closest(".turns, .costliest");
     stepAsker = null;
     if (!fromList) return;
     var box = stepper.getBoundingClientRect();

@@ -15,10 +15,11 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.servers import Server, database_url_of_this_run
 from tests.waits import WAIT_S
@@ -36,6 +37,48 @@ expect.set_options(timeout=TIMEOUT_MS)
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# Every uncaught script error ("pageerror") on any page a test opens, as
+# "url: message", until ``no_script_error`` takes it at the end of the test.
+SCRIPT_ERRORS: list[str] = []
+
+
+def watch_page(page: Page) -> None:
+    """Keep ``page``'s uncaught script errors in ``SCRIPT_ERRORS``."""
+    page.on("pageerror", lambda error: SCRIPT_ERRORS.append(f"{page.url}: {error}"))
+
+
+class WatchedBrowser:
+    """The browser, each page of whose contexts is watched for uncaught script errors
+    (``watch_page``): a test that opens a context of its own is watched too."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        context = self.browser.new_context(**options)
+        context.on("page", watch_page)
+        return context
+
+    def new_page(self, **options: Any) -> Page:
+        page = self.browser.new_page(**options)
+        watch_page(page)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.browser, name)
+
+
+@pytest.fixture(autouse=True)
+def no_script_error() -> Iterator[None]:
+    """Fail the test if any page it opened threw an error no script caught (issue 46)."""
+    SCRIPT_ERRORS.clear()
+    yield
+    errors = list(SCRIPT_ERRORS)
+    SCRIPT_ERRORS.clear()
+    if errors:
+        pytest.fail("uncaught script error on a page:\n" + "\n".join(errors))
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
@@ -49,7 +92,7 @@ def browser() -> Iterator[object]:
             executable_path=CHROMIUM,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        yield chromium
+        yield WatchedBrowser(chromium)
         chromium.close()
 
 

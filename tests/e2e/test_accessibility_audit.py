@@ -60,6 +60,7 @@ def pages(transactional_db: None, dice: object) -> Pages:
             paths = {
                 "alice": {
                     "home": "/",
+                    "how-to-play": "/how-to-play/",
                     "lobby": f"/g/{room.code}/lobby/",
                     "my-turn": f"/g/{table.code}/",
                     "end": f"/g/{done.code}/",
@@ -93,6 +94,7 @@ def blocking_violations(page: Page) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_page_has_a_serious_accessibility_violation(
     new_page, site: Server, pages: Pages, language: str

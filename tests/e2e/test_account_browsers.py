@@ -8,6 +8,7 @@ import datetime as dt
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone, translation
@@ -95,6 +96,7 @@ def play_a_game(page: Page, site: Server) -> str:
     return re.search(r"/g/([^/]+)/", page.url).group(1)
 
 
+@pytest.mark.slow
 def test_a_player_finds_their_game_profile_and_rating_on_a_second_browser(
     new_page, site: Server, transactional_db: None
 ) -> None:
@@ -133,6 +135,7 @@ def test_a_player_finds_their_game_profile_and_rating_on_a_second_browser(
     expect(phone.get_by_role("heading", name="Why luck cannot move it")).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_accounts_pages_speak_every_language_of_the_site(
     new_page, site: Server, transactional_db: None
 ) -> None:

@@ -25,6 +25,7 @@ def building_site(django_db_blocker: object, site: Server, tmp_path: Path) -> It
     server.stop()
 
 
+@pytest.mark.slow
 def test_the_coachs_advice_comes_by_itself_once_its_tables_are_built(
     new_page, building_site: Server
 ) -> None:

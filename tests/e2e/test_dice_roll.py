@@ -1,6 +1,7 @@
 """Dice that roll, for everyone at the table: big enough to see and tap, tumbling when
 rolled (the rolled ones only) in the roller's browser and in the others', still under
-prefers-reduced-motion, with an optional sound; and a disabled Roll that reads."""
+prefers-reduced-motion, with an optional sound; and a disabled Roll that reads, as
+does what the others read in its place."""
 
 from __future__ import annotations
 
@@ -99,10 +100,19 @@ def test_the_dice_are_big_enough_and_a_disabled_roll_reads(
         box = die.bounding_box()
         assert box["width"] >= least and box["height"] >= least, box
 
-    roll = bob.locator("#roll-button")
-    expect(roll).to_be_disabled()  # Alice's turn
-    assert roll.evaluate(CONTRAST) >= 4.5  # WCAG AA, for its words
+    # Alice's turn: in place of a Roll Bob cannot press, what she is doing (issue 46)
+    expect(bob.locator("#roll-button")).to_be_hidden()
+    line = bob.locator(".dice-area .turn-line")
+    expect(line).to_have_text("Alice is rolling…", use_inner_text=True)
+    assert line.evaluate(CONTRAST) >= 4.5  # WCAG AA, for its words
     screenshot(bob, f"dice-others-turn-{width}")
+    for _again in range(2):  # Alice's rolls used up: her Roll cannot be pressed, and reads
+        alice.get_by_role("button", name="Roll").click()
+        expect(alice.locator(".htmx-request")).to_have_count(0)
+    roll = alice.locator("#roll-button")
+    expect(roll).to_contain_text("0 rolls left")
+    expect(roll).to_be_disabled()
+    assert roll.evaluate(CONTRAST) >= 4.5
 
 
 def test_the_dice_sound_is_off_until_asked_for_and_remembered(new_page, site: Server) -> None:
@@ -124,3 +134,42 @@ def test_the_dice_sound_is_off_until_asked_for_and_remembered(new_page, site: Se
     page.get_by_role("button", name="Roll").click()
     roll_on_screen(page, 3)
     assert page.evaluate("window.yatzyRollSounds") == 1
+
+
+# The rolled dice at a moment of their tumble, as the eye sees them then (the pips'
+# opacity, the face's motion): their tumble begun again (a slow machine may be past
+# the real one's half second) and held at ``ms`` milliseconds in.
+AT_MOMENT = """([selector, ms]) => {
+    document.querySelectorAll(selector).forEach(die => {
+        die.classList.remove('rolling');
+        void die.offsetWidth;
+        die.classList.add('rolling');
+    });
+    document.getAnimations().forEach(animation => {
+        animation.pause();
+        animation.currentTime = ms;
+    });
+    return [...document.querySelectorAll(selector)].map(die => ({
+        pips: [...die.querySelectorAll('.die-face circle')].map(c => getComputedStyle(c).opacity),
+        moving: getComputedStyle(die.querySelector('.die-face')).transform !== 'none',
+    }));
+}"""
+
+
+def test_a_tumbling_die_shows_its_face_only_as_it_lands(new_page, site: Server) -> None:
+    """Issue 46: the dice showed their final faces while they tumbled."""
+    page: Page = new_page(375, 667)
+    sit_at_a_table(page, site, 2)
+    page.get_by_role("button", name="Roll").click()
+    roll_on_screen(page, 2)
+    expect(page.locator(ROLLING)).to_have_count(5)
+
+    tumbling = page.evaluate(AT_MOMENT, [ROLLING, 100])
+    assert all(die["moving"] for die in tumbling)
+    assert {opacity for die in tumbling for opacity in die["pips"]} == {"0"}  # no face yet
+    screenshot(page, "dice-tumbling-375")
+    landed = page.evaluate(AT_MOMENT, [ROLLING, 490])
+    assert {opacity for die in landed for opacity in die["pips"]} == {"1"}  # the roll shows
+    # and once over, the faces stay
+    page.evaluate("document.getAnimations().forEach(animation => animation.finish())")
+    expect(page.locator("#table .die-face circle").first).to_have_css("opacity", "1")

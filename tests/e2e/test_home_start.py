@@ -49,11 +49,11 @@ def test_more_options_show_the_chosen_rule_sets_options(new_page, site: Server) 
     upper_bonus = page.get_by_label("Upper bonus (Scandinavian Yatzy)")
     yahtzee_bonus = page.get_by_label(re.compile(r"^Yahtzee bonus of 100"))
     coach = page.get_by_label("Coach")
-    expect(page.get_by_label("Rules")).to_be_hidden()  # under More options
+    expect(page.get_by_label("Rules")).to_be_visible()  # beside the name, not under More options
+    expect(upper_bonus).to_be_hidden()
 
     page.get_by_text("More options").click()
 
-    expect(page.get_by_label("Rules")).to_be_visible()
     expect(upper_bonus).to_be_visible()
     expect(yahtzee_bonus).to_be_hidden()
     page.get_by_label("Rules").select_option("yahtzee")

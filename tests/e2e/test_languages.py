@@ -118,6 +118,7 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
         return pool.submit(make).result()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_fits_a_phone_and_a_desktop_in_each_language(
     new_page, site: Server, tables: tuple[str, dict[str, str], dict[str, str]], language: str

@@ -185,9 +185,12 @@ def test_a_score_reached_by_keyboard_is_not_left_under_the_category_names(
 PARTS = (".dice-area", ".scorecard-scroll")  # the page's column, the scorecard's place
 
 
-def test_a_scorecard_of_many_players_takes_the_window_and_one_of_two_keeps_to_the_page(
+def test_a_scorecard_of_many_players_takes_the_window_and_one_of_two_sits_beside_the_dice(
     new_page, site: Server
 ) -> None:
+    """Sixteen players' card is wider than the page's column, in the window; two
+    players' sits beside the dice, in the window (issue 46: it kept to the page's
+    column under them)."""
     sixteen: Page = new_page(1280, 900)
     sit_at_a_table(sixteen, site, 16, "maxi_yatzy")
     two: Page = new_page(1280, 900)
@@ -198,9 +201,10 @@ def test_a_scorecard_of_many_players_takes_the_window_and_one_of_two_keeps_to_th
     page_column, scorecard = (sixteen.locator(part).bounding_box() for part in PARTS)
     assert scorecard["width"] > page_column["width"] + 200
     assert scorecard["x"] >= 0 and scorecard["x"] + scorecard["width"] <= 1280
-    page_column, scorecard = (two.locator(part).bounding_box() for part in PARTS)
-    assert scorecard["x"] == pytest.approx(page_column["x"], abs=0.5)
-    assert scorecard["width"] == pytest.approx(page_column["width"], abs=0.5)
+    dice, scorecard = (two.locator(part).bounding_box() for part in PARTS)
+    assert scorecard["x"] >= dice["x"] + dice["width"]
+    assert scorecard["x"] + scorecard["width"] <= 1280
+    assert scorecard["y"] <= dice["y"]
 
 
 def test_a_long_name_without_spaces_keeps_to_a_phones_width(new_page, site: Server) -> None:
@@ -246,6 +250,7 @@ def test_many_computer_players_leave_the_scorecard_close_under_the_dice_on_a_pho
     screenshot(page, "presence-many-computers-phone")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "language"), [(375, "fi"), (1280, "en")])
 def test_the_hosts_skip_buttons_keep_their_distance_from_the_scorecard(
     new_page, impatient_site: Server, width: int, language: str
@@ -262,11 +267,17 @@ def test_the_hosts_skip_buttons_keep_their_distance_from_the_scorecard(
     alice.reload()  # in the language asked for
     expect(alice.locator("#table .skip")).to_have_count(2)
 
+    heading = alice.locator(".scorecard caption")
+    # a push (Bob's seat now away) may be swapping the table in: read it once it is there
+    expect(heading).to_be_visible()
     screenshot(alice, f"skip-buttons-{width}-{language}")
     skip, hand_over = (form.bounding_box() for form in alice.locator("#table .skip").all())
-    caption = alice.locator(".scorecard caption").bounding_box()
+    caption = heading.bounding_box()
     assert hand_over["y"] - (skip["y"] + skip["height"]) >= 6
-    assert caption["y"] - (hand_over["y"] + hand_over["height"]) >= 12
+    if width >= 1024:  # the card beside them (issue 46)
+        assert caption["x"] - (hand_over["x"] + hand_over["width"]) >= 12
+    else:  # under them
+        assert caption["y"] - (hand_over["y"] + hand_over["height"]) >= 12
 
 
 def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Server) -> None:
@@ -275,6 +286,10 @@ def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Serv
     too_long = "W" * 80
     host: Page = new_page(375, 740)
     host.goto(site.url + "/")
+    # a browser that cannot count a name's characters (no Intl.Segmenter) lets it be
+    # typed; this one's field keeps to 40 (names.js), and is made to let it be
+    unlimited = "field => field.removeAttribute('data-max-characters')"
+    host.get_by_label("Your name").evaluate(unlimited)
     host.get_by_label("Your name").fill(too_long)
     more_options(host)
     host.get_by_role("button", name="Create game").click()
@@ -288,6 +303,7 @@ def test_a_name_refused_as_too_long_keeps_to_a_phones_width(new_page, site: Serv
     host.get_by_role("button", name="Create game").click()
     friend: Page = new_page(375, 740)
     friend.goto(host.get_by_label("Invite link").input_value())
+    friend.get_by_label("Your name").evaluate(unlimited)
     friend.get_by_label("Your name").fill(too_long)
     friend.get_by_role("button", name="Join").click()
     expect(friend.locator(".notice")).to_contain_text(too_long)
@@ -310,10 +326,20 @@ CONTROLS = """() => [...document.querySelectorAll(
             Math.round(box.width * 10) / 10, Math.round(box.height * 10) / 10];
   })"""
 TAP = 44  # CSS px, across and down: WCAG 2.5.5's target size
+# A score's (or a target's, or a category name's) button on the table is as wide, and
+# 24 px tall at least (WCAG 2.2's 2.5.8): so every category's row fits above the dice's
+# bar (issue 46).
+CARD_TAP = 24
+CARD_BUTTONS = ("button.score-option", "button.declare", "button.category-rule")
 
 
 def too_small_to_tap(page: Page) -> list[tuple[str, float, float]]:
-    return [c for c in page.evaluate(CONTROLS) if min(c[1], c[2]) < TAP - 0.5]
+    def small(name: str, width: float, height: float) -> bool:
+        if name.startswith(CARD_BUTTONS):
+            return width < TAP - 0.5 or height < CARD_TAP - 0.5
+        return min(width, height) < TAP - 0.5
+
+    return [c for c in page.evaluate(CONTROLS) if small(*c)]
 
 
 def test_every_control_is_big_enough_to_tap_on_a_phone(new_page, site: Server) -> None:
@@ -416,14 +442,18 @@ def test_a_friends_column_comes_into_sight_on_his_phone_at_his_turn(new_page, si
     bob.get_by_role("button", name="Join").click()
     alice.get_by_role("button", name="Start game").click()
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
-    assert bob.locator("thead th").last.inner_text() == "Bob"  # the last column
+    last = bob.locator("thead th").last  # the last column: Bob, short and whole
+    assert (
+        last.locator(".player-short").inner_text(),
+        last.locator(".player-name").inner_text(),
+    ) == ("Bob", "Bob")
 
     players = ["Alice", "Christina", "Dominique", "Evangeline", "Bob"]
     for name, after in pairwise(players):
         expect(alice.get_by_role("status")).to_contain_text(f"Your turn, {name}.")
         alice.get_by_role("button", name="Roll").click()
         score_first_option(alice)
-        expect(bob.locator("thead th.current")).to_have_text(after)
+        expect(bob.locator("thead th.current .player-name")).to_have_text(after)
     expect(bob.get_by_role("status")).to_contain_text("Your turn, Bob.")
     assert in_sight(bob)
     screenshot(bob, "layout-friends-turn-phone")

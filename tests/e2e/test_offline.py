@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
@@ -86,6 +87,7 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
     expect(page.get_by_role("button", name="Roll")).to_contain_text("2 rolls left")
 
 
+@pytest.mark.slow
 def test_the_offline_page_speaks_the_language_the_player_last_chose(new_page, site: Server) -> None:
     page: Page = new_page(375, 740)
     for language in ["fi", "sv", "de", "it"]:

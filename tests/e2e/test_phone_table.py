@@ -76,7 +76,39 @@ def test_the_scorecards_notations_are_explained(new_page, site: Server) -> None:
     expect(page.locator(".row-subtotal td").first).to_have_text("0 (±0)")
     expect(page.locator(".row-bonus td").first).to_have_text("63 to go")
     legend = page.locator(".scorecard-legend")
-    expect(legend).to_contain_text("(-14)")
+    expect(legend).to_contain_text("Ones to Sixes added up")
     expect(legend).to_contain_text("ahead of (+) or behind (-) three of each number")
-    expect(legend).to_contain_text("56 to go")
-    expect(legend).to_contain_text("the points the upper section still needs for the bonus")
+    expect(legend).to_contain_text(
+        "50 points once Ones to Sixes reach 63 together; until then, the points still to go."
+    )
+    expect(legend).not_to_contain_text("(-14)")  # no example that reads as the player's own
+    legend.scroll_into_view_if_needed()
+    screenshot(page, "scorecard-key-375")
+
+
+def test_five_players_on_a_phone_have_column_heads_told_apart(new_page, site: Server) -> None:
+    """Issue 46: with five players the phone's heads read "Co..." four times."""
+    page: Page = new_page(375, 667)
+    page.goto(site.url + "/")
+    page.locator("#id_name").fill("Dave")
+    page.locator("#id_players").fill("Computer 1\nComputer 2\nComputer 3\nComputer 4")
+    page.locator("button[name=way][value=together]").click()  # Pass and play
+    expect(page.locator("#roll-button")).to_be_visible()
+
+    shorts = page.locator(".scorecard thead .player-short")
+    expect(shorts).to_have_text(["Dav", "Com1", "Com2", "Com3", "Com4"])
+    for short in shorts.all():  # each whole, none cut short
+        expect(short).to_be_visible()
+        assert short.evaluate("e => e.scrollWidth <= e.clientWidth"), short.text_content()
+    # the whole name stays the head's, for a screen reader
+    expect(page.get_by_role("columnheader", name="Computer 3")).to_have_count(1)
+    page.locator(".scorecard").scroll_into_view_if_needed()
+    screenshot(page, "five-heads-375")
+
+
+def test_three_players_on_a_phone_keep_their_whole_names_as_heads(new_page, site: Server) -> None:
+    page: Page = new_page(375, 667)
+    sit_at_three(page, site)
+
+    expect(page.locator(".scorecard thead .player-name", has_text="Carol")).to_be_visible()
+    expect(page.locator(".scorecard thead .player-short").first).to_be_hidden()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, Request, expect
 
 from games.models import Game
@@ -28,6 +29,7 @@ def requests_of(page: Page) -> list[str]:
     return asked
 
 
+@pytest.mark.slow
 def test_every_page_loads_the_next_table_once(new_page, site: Server) -> None:
     """The presser's page followed both the answer's redirect and the pushed table's,
     the others the pushed table's once per element it brought: each page loaded the

@@ -25,6 +25,7 @@ def thirty_second_turns(page: Page, site: Server) -> None:
     page.get_by_role("button", name="Pass and play").click()
 
 
+@pytest.mark.slow
 def test_every_page_counts_down_and_the_turn_is_skipped_at_zero(new_page, site: Server) -> None:
     alice: Page = new_page(375, 740)
     thirty_second_turns(alice, site)

@@ -482,7 +482,7 @@ def test_a_result_is_shared_as_a_short_text_with_a_link_and_no_dice(
     assert len(text) < 160
     for event in GameEvent.objects.filter(game=game, kind=GameEvent.Kind.ROLL):
         assert " ".join(map(str, event.data["dice"])) not in text
-    assert 'data-copy="share-text"' in page and "js/share.js" in page
+    assert 'data-share-copy="share-text"' in page and "js/share.js" in page
 
 
 # -- bad input ---------------------------------------------------------------------------------

@@ -30,6 +30,18 @@ def test_a_finished_game_shows_the_ranking_and_play_again(alice: Client, finishe
     assert "Play again</button>" in page
 
 
+def test_a_solo_game_ends_with_its_score_and_names_no_winner(alice: Client, dice: object) -> None:
+    """Issue 46: a solo daily game ended "Dave wins", with nobody to beat."""
+    game = play_to_the_end(alice, create_game(alice, upper_only="on"))
+
+    page = unisolated(alice.get(f"/g/{game.code}/").content.decode())
+
+    total = game.engine_state().ranking()[0][2]
+    assert f"Game over: Alice scored {total} points." in page
+    assert "wins" not in page
+    assert '<span class="badge">Winner</span>' not in page
+
+
 class _AllOnes:
     def face(self, turn: int, roll_number: int, position: int) -> int:
         return 1
@@ -215,14 +227,21 @@ def test_a_review_step_names_its_dice_and_which_are_held(alice: Client, dice: ob
     scored = alice.get(review + "?step=5", **HTMX).content.decode()
 
     shown = re.compile(r'<ul class="dice small" aria-label="Dice">(.*?)</ul>', re.S)
-    held = '<span class="visually-hidden"> (held)</span>'
-    dice = re.findall(r'<li class="die( held)?">(\d)(.*?)</li>', shown.search(rolled).group(1))
-    assert [(bool(h), said == held) for h, _face, said in dice] == [(False, False)] * 2 + [
+    named = re.compile(
+        r'<li class="die( held)?"><span class="die-shown" role="img" aria-label="([^"]*)">'
+    )
+    dice = named.findall(shown.search(rolled).group(1))
+    assert [(bool(h), said.endswith(", held")) for h, said in dice] == [(False, False)] * 2 + [
         (True, True)
     ] + [(False, False)] * 2
+    # each die named by its face, shown with its pips as at the table
+    faces = [int(re.search(r"\d", said).group()) for _h, said in dice]
+    assert " ".join(map(str, faces)) in unisolated(rolled)  # "Alice rolls 4 4 1 4 6"
+    pips = re.findall(r'<svg class="die-face".*?</svg>', shown.search(rolled).group(1))
+    assert [pip.count("<circle") for pip in pips] == faces
     # a score step shows the dice that were scored (its next turn has none yet)
     assert "scores" in scored
-    assert len(re.findall(r'<li class="die">\d</li>', shown.search(scored).group(1))) == 5
+    assert len(named.findall(shown.search(scored).group(1))) == 5
 
 
 def test_a_review_step_is_a_page_of_its_own_when_history_goes_back_to_it(
@@ -298,7 +317,7 @@ def test_the_next_game_keeps_a_seat_for_the_device_its_player_went_on_with(
     bob.post(f"/g/{game.code}/join/", {"name": "Bob"})
     alice.post(f"/g/{game.code}/start/", {"version": version(game)})
     phone = Client()
-    phone.get(f"/g/{game.code}/seat/{game.seats.get(name='Bob').token}/")
+    phone.post(f"/g/{game.code}/seat/{game.seats.get(name='Bob').token}/")
     play_to_the_end({0: alice, 1: phone}, game)
 
     following = phone.post(f"/g/{game.code}/again/")["Location"]
@@ -423,4 +442,25 @@ def test_the_reviews_legend_says_the_pace_of_the_games_bonus(alice: Client, dice
     page = alice.get(f"/g/{game.code}/review/").content.decode()
 
     assert "ahead of (+) or behind (-) an even pace to 75 points so far" in page
+    assert "50 points once Ones to Sixes reach 75 together" in page
     assert "three of each number" not in page
+
+
+def test_the_reviews_scorecard_has_the_tables_short_heads(alice: Client, dice: object) -> None:
+    """Issue 46: many players on a phone read "Co..." four times over the review's card."""
+    game = create_game(
+        alice,
+        name="Dave",
+        players="Computer 1\nComputer 2\nComputer 3\nComputer 4",
+        upper_only="on",
+    )
+    play_to_the_end(alice, game)
+
+    page = unisolated(alice.get(f"/g/{game.code}/review/").content.decode())
+
+    card = re.search(
+        r'<table class="scorecard by-player columns-5">.*?</thead>', page, re.S
+    ).group()
+    shorts = re.findall(r'<span class="player-short" aria-hidden="true">([^<]*)</span>', card)
+    assert shorts == ["Dav", "Com1", "Com2", "Com3", "Com4"]
+    assert '<span class="player-name">Computer 3</span>' in card  # the whole name, read out

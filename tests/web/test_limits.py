@@ -172,7 +172,7 @@ def test_a_personal_link_counts_as_joining(
     token = game.seats.get(kind="remote").token
     been_here(bob)
     settings.YATZY_RATES["join"]["browser"] = (1, 60)
-    assert AtTheDoor(bob).get(f"/g/{game.code}/seat/{token}/").status_code == 302
+    assert AtTheDoor(bob).post(f"/g/{game.code}/seat/{token}/").status_code == 302
 
     assert AtTheDoor(bob).get(f"/g/{game.code}/seat/{token}/").status_code == 429
 

@@ -4,6 +4,7 @@ import itertools
 import re
 import unicodedata
 
+import pytest
 from django.test import Client
 from django.utils import translation
 
@@ -311,12 +312,29 @@ def test_a_hosts_name_too_long_is_refused_as_any_other(alice: Client) -> None:
     assert not Game.objects.exists()
 
 
-def test_the_browser_cuts_no_name_the_table_would_take(alice: Client) -> None:
-    # maxlength counts UTF-16 code units: a name of 40 characters as they show may have
-    # ten code points in each (an emoji of a kiss and two skin tones), and each two units
+def test_the_name_fields_say_their_limits_to_the_browser(alice: Client) -> None:
+    # maxlength (UTF-16 code units) where no script counts, as many as cut no name a seat
+    # keeps; data-max-characters, the characters as they show, for names.js (issue 46)
     page = alice.get("/").content.decode()
 
-    assert re.search(r'<input type="text" name="name" maxlength="800"', page)
+    assert re.search(r'<input type="text" name="name" [^>]*maxlength="800"', page)
+    assert re.search(r'<input type="text" name="name" [^>]*data-max-characters="40"', page)
+    assert re.search(r'<textarea name="players" [^>]*data-max-characters="40"', page)
+    assert "js/names.js" in page
+
+
+@pytest.mark.parametrize("name", ["N" * 500, "😀" * 401])
+def test_a_name_longer_than_any_field_takes_is_refused_with_a_form_error(
+    alice: Client, name: str
+) -> None:
+    # posted past the browser's field: refused as the field's error, never a 500
+    response = alice.post("/games/new/", {**_form(), "name": name})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "A name has at most 40 characters: " in page
+    assert re.search(r'<input type="text" name="name" [^>]*aria-invalid="true"', page)
+    assert not Game.objects.exists()
 
 
 def test_a_name_field_takes_the_direction_of_what_is_typed_in_it(

@@ -43,7 +43,8 @@ def test_the_page_says_who_is_looking(alice: Client, spectator: Client, dice: ob
     mine = alice.get(f"/g/{game.code}/").content.decode()
     theirs = spectator.get(f"/g/{game.code}/").content.decode()
 
-    assert '<div class="table-page my-turn host player"' in mine
+    # Alice and Bob at one screen: pass and play (the dice's bar says to hand it on)
+    assert '<div class="table-page my-turn host player hot-seat"' in mine
     assert '<div id="me" hidden data-players="0 1">' in mine
     assert '<div class="table-page"' in theirs and 'data-players="">' in theirs
     assert 'id="roll-button" class="primary roll-button if-mine"' in mine
@@ -64,7 +65,7 @@ def test_a_scorecard_reused_across_versions_shows_every_new_score(
     after = rendering.render_table(read_game(id=game.id))
 
     chance = read_game(id=game.id).score_entries.get(category="chance").points
-    row = after.partition('<tr class="row-category"><th scope="row">Chance</th>')[2]
+    row = after.partition('id="rule-of-chance"')[2]
     assert row.split("</tr>")[0].count(f">{chance}</td>") == 1
 
 

@@ -186,7 +186,7 @@ def coordinates(page: str) -> list[str]:
     return re.findall(r'(?:points|x\d?|y\d?|cx|cy|viewBox)="([^"]*)"', drawing)
 
 
-def test_a_maxi_game_without_its_tables_says_what_builds_them(
+def test_a_maxi_game_without_its_tables_says_so_without_a_command(
     alice: Client, dice: object, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("YATZY_BUILD_TABLES", "1")  # a server that builds others unasked
@@ -195,11 +195,13 @@ def test_a_maxi_game_without_its_tables_says_what_builds_them(
 
     page = alice.get(f"/g/{game.code}/review/").content.decode()
 
-    assert "manage.py solve --variant maxi_yatzy" in page
-    assert "<svg" not in page
+    assert "There is no analysis: this site has not worked out perfect play" in page
+    assert "manage.py" not in page
+    assert "chart-drawing" not in page  # no chart
+    assert "Next mistake" not in page and "costliest" not in page  # nor mistakes to go to
 
 
-def test_a_review_whose_tables_nothing_builds_says_what_builds_them(
+def test_a_review_whose_tables_nothing_builds_says_so_without_a_command(
     alice: Client, dice: object, no_tables_built: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("YATZY_BUILD_TABLES", "0")
@@ -210,10 +212,9 @@ def test_a_review_whose_tables_nothing_builds_says_what_builds_them(
 
     assert "Reload in a minute" not in page
     assert (
-        "There is no analysis: this server has not built the solver&#x27;s tables for these"
-        " rules and does not build them by itself. Its administrator can, with:"
-        " manage.py solve --variant yatzy-bonus25" in page
+        "There is no analysis: this site has not worked out perfect play for these rules." in page
     )
+    assert "manage.py" not in page  # no operator's command for a player (issue 46)
 
 
 def test_maxi_yatzy_upper_section_is_solved_and_reviewed(alice: Client, dice: object) -> None:
@@ -274,7 +275,11 @@ def test_the_review_marks_the_moves_a_perfect_computer_player_played_as_good(
     as_good = [d for d in decisions if d.played_as == "good"]
     assert as_good and all(d.before.turn < 4 for d in as_good)
     assert all(d.played_as == "" for d in decisions if d.before.turn >= 4)
-    assert page.count("(played as Good)") == len(as_good)  # the last step is not one
+    costliest = re.search(r'<section class="costliest".*?</section>', page, re.S).group()
+    steps = page.replace(costliest, "")
+    assert steps.count("(played as Good)") == len(as_good)  # the last step is not one
+    listed = analysis.analyse(fresh(game)).costliest()
+    assert costliest.count("(played as Good)") == sum(d.played_as == "good" for d in listed)
     assert "Computer 1 (Perfect, partly played as Good)" in page
     assert (
         "Computer 1 (Perfect) played as Good in 2 of its 13 turns, while its strategy tables"
@@ -364,3 +369,52 @@ def test_full_maxi_yatzy_once_built_has_its_perfect_player_and_review(
     (hint,) = (response.content.decode() for response in hints)
     assert "The coach says" in hint and "Expected final score:" in hint
     assert ("as target" in hint) == options.declared_target  # the declaration first
+
+
+def test_the_review_lists_the_three_costliest_decisions_first(alice: Client, scripted_game) -> None:
+    result = analysis.analyse(scripted_game)
+    wrong = sorted((d for d in result.decisions.values() if not d.is_best), key=lambda d: -d.loss)
+    assert len(wrong) > 3  # more mistakes than are listed
+
+    page = unisolated(alice.get(f"/g/{scripted_game.code}/review/").content.decode())
+
+    section = re.search(r'<section class="costliest".*?</section>', page, re.S).group()
+    assert page.index('class="costliest"') < page.index('class="skill"')  # at the top
+    items = re.findall(r"<li>(.*?)</li>", section, re.S)
+    assert len(items) == 3
+    for item, decision in zip(items, wrong, strict=False):  # the costliest first
+        assert f'href="?step={decision.step}"' in item
+        assert f"Cost: {decision.loss:.1f} points." in item
+    # who, in which turn, on which dice, what they did and what was best
+    assert (
+        ">Alice, turn 1</a>: with 6 6 6 6 6: Score 0 in Ones; best was score 30 in Sixes."
+        in (items[0])
+    )
+
+
+def test_next_and_previous_mistake_jump_over_the_steps_between(
+    alice: Client, scripted_game
+) -> None:
+    mistakes = analysis.analyse(scripted_game).mistakes
+    review = f"/g/{scripted_game.code}/review/"
+
+    def links(step: int) -> dict[str, str | None]:
+        page = alice.get(review, {"step": step}, HTTP_HX_REQUEST="true").content.decode()
+        found = {}
+        for which in ("previous", "next"):
+            link = re.search(rf'<a class="button" id="mistake-{which}"([^>]*)>', page).group(1)
+            target = re.search(r'href="\?step=(\d+)"', link)
+            found[which] = target.group(1) if target else None
+            assert (target is None) == ('aria-disabled="true"' in link)
+        return found
+
+    assert links(0) == {"previous": None, "next": str(mistakes[0])}
+    between = mistakes[0] + 1
+    assert between not in mistakes  # a step that is none: the jumps skip to the mistakes
+    assert links(between) == {"previous": str(mistakes[0]), "next": str(mistakes[1])}
+    assert links(mistakes[1]) == {"previous": str(mistakes[0]), "next": str(mistakes[2])}
+    assert links(mistakes[-1])["next"] is None  # no mistake after the last
+    # the mistake a jump lands on is shown with its verdict
+    shown = alice.get(review, {"step": mistakes[0]}).content.decode()
+    stepper = re.search(r'<section id="stepper".*?</section>', shown, re.S).group()
+    assert 'class="verdict loss"' in stepper

@@ -54,12 +54,12 @@ def test_each_personal_link_says_whose_seat_it_is(alice: Client, dice: object) -
     alone = alice.get(f"/g/{create_game(alice, invites='1').code}/lobby/").content.decode()
 
     carol = shared.seats.get(name="Carol")
-    assert "Alice's personal link, to continue on another device:" in page
-    assert "Carol's personal link, to continue on another device:" in page
+    assert "Alice's personal link, not to share, to continue on another device:" in page
+    assert "Carol's personal link, not to share, to continue on another device:" in page
     # whole, to copy to another device, in a field of its own with a Copy button
     assert f'value="http://testserver/g/{shared.code}/seat/{carol.token}/"' in page
     assert 'aria-describedby="rejoin-label-2"' in page
-    assert "Your personal link, to continue on another device:" in alone  # one seat: yours
+    assert "Your personal link, not to share, to continue on another device:" in alone
 
 
 def test_the_table_page_gives_each_player_their_personal_link_while_the_game_is_on(
@@ -78,7 +78,7 @@ def test_the_table_page_gives_each_player_their_personal_link_while_the_game_is_
     watched = spectator.get(f"/g/{game.code}/").content.decode()
 
     assert "<summary>Continue on another device</summary>" in table
-    assert "Your personal link, to continue on another device:" in table
+    assert "Your personal link, not to share, to continue on another device:" in table
     assert f'value="http://testserver/g/{game.code}/seat/{bobs.token}/"' in table
     assert "Alice's personal link" in hosts and "Carol's personal link" in hosts
     assert bobs.token not in hosts
@@ -87,6 +87,56 @@ def test_the_table_page_gives_each_player_their_personal_link_while_the_game_is_
     finished = play_to_the_end(browsers, game)
     assert finished.status == Game.Status.FINISHED
     assert "Continue on another device" not in bob.get(f"/g/{game.code}/").content.decode()
+
+
+def test_the_lobby_keeps_the_invite_to_send_apart_from_the_hosts_own_link(
+    alice: Client, lobby: Game
+) -> None:
+    """Issue 46: the host's personal link sat beside the invite with the same Copy
+    button, and a friend sent the wrong one took the host's seat."""
+    page = unisolated(alice.get(f"/g/{lobby.code}/lobby/").content.decode())
+
+    assert "Send this link, or show the QR code, to the friends you invite" in page
+    assert page.count(">Copy</button>") == 1  # the invite's; the personal one says whose
+    assert ">Copy my personal link</button>" in page
+    assert "<summary>Continue on another device</summary>" in page  # folded away
+    assert "Whoever opens a personal link plays that seat." in page
+    invite = page.index('id="invite-link"')
+    assert invite < page.index("Continue on another device")
+
+
+def test_someone_elses_personal_link_asks_before_this_browser_takes_the_seat(
+    alice: Client, bob: Client, lobby: Game
+) -> None:
+    join(bob, lobby, "Bob")
+    alices = lobby.seats.get(name="Alice")
+    link = f"/g/{lobby.code}/seat/{alices.token}/"
+
+    asked = bob.get(link)
+
+    page = unisolated(asked.content.decode())
+    assert asked.status_code == 200
+    assert "<h1>Take this seat?</h1>" in page
+    assert "This is the personal link of Alice's seat at a game of Scandinavian Yatzy" in page
+    assert '<form method="post" class="take-seat">' in page
+    assert ">Take this seat</button>" in page
+    assert bob.post(f"/g/{lobby.code}/start/", {"version": version(lobby)}).status_code == 403
+    assert fresh(lobby).status == Game.Status.LOBBY  # Bob does not hold Alice's seat yet
+
+    taken = bob.post(link)
+
+    assert taken.status_code == 302 and taken["Location"] == f"/g/{lobby.code}/lobby/"
+    assert "Bob's personal link" in unisolated(bob.get(f"/g/{lobby.code}/lobby/").content.decode())
+
+
+def test_a_browser_that_holds_the_seat_goes_straight_to_the_table_by_its_link(
+    alice: Client, lobby: Game
+) -> None:
+    alices = lobby.seats.get(name="Alice")
+
+    response = alice.get(f"/g/{lobby.code}/seat/{alices.token}/")
+
+    assert response.status_code == 302 and response["Location"] == f"/g/{lobby.code}/lobby/"
 
 
 def test_a_friend_joins_by_the_invite_link(alice: Client, bob: Client, lobby: Game) -> None:
@@ -161,7 +211,9 @@ def test_a_name_too_long_is_refused_not_cut(alice: Client, bob: Client, lobby: G
 
     response = join(bob, lobby, "B" * 41)
 
-    assert 'maxlength="800"' in form  # the browser cuts no name the table would take
+    # the browser keeps the field to 40 characters as they show (names.js), and without a
+    # script to the code points a seat keeps
+    assert 'maxlength="800" data-max-characters="40"' in form
     assert response.status_code == 400
     assert f"A name has at most 40 characters: {'B' * 41} has 41." in unisolated(
         response.content.decode()
@@ -437,7 +489,7 @@ def test_the_rejoin_link_brings_the_seat_to_another_device(
     )
     phone = Client()
 
-    phone.get(f"/g/{lobby.code}/seat/{seat.token}/")
+    phone.post(f"/g/{lobby.code}/seat/{seat.token}/")
     response = phone.post(f"/g/{lobby.code}/roll/", {"version": version(lobby)})
 
     assert response.status_code == 302

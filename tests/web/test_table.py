@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rules
 from games.models import Game, ScoreEntry, Seat
+from games.scorecard import short_heads
 from tests.conftest import NEW_GAME, create_game, fresh, script_dice, unisolated, version
 from tests.seen import seen
 from tests.web.test_room import join
@@ -43,6 +44,7 @@ def test_the_table_shows_dice_as_buttons_and_a_scorecard(alice: Client, game: Ga
     assert 'aria-pressed="false"' in page
     assert (
         '<th scope="col" title="Alice" class="current" aria-current="true">'
+        '<span class="player-short" aria-hidden="true">Ali</span>'
         '<span class="player-name">Alice</span></th>'
     ) in page
     assert 'role="status"' in page
@@ -685,28 +687,97 @@ def test_a_right_to_left_name_is_isolated_in_every_sentence_and_head_of_the_tabl
     assert f'<p class="last-move">{mallory} scored ' in scored
     assert f"Your turn, {arabic}. Roll the dice." in scored  # and the live region's
     # the scorecard's heads, and their titles in plain text
-    name = '<span class="player-name">{}</span></th>'
-    assert f'<th scope="col" title="\u2068\u202eMallory\u2069">{name.format(mallory)}' in scored
+    name = '<span class="player-short" aria-hidden="true"><bdi>{}</bdi></span>'
+    name += '<span class="player-name">{}</span></th>'
+    assert (
+        f'<th scope="col" title="\u2068\u202eMallory\u2069">{name.format("Mal", mallory)}'
+    ) in scored  # the override is not carried into the short head
     assert (
         f'<th scope="col" title="\u2068محمد\u2069" class="current" aria-current="true">'
-        f"{name.format(arabic)}"
+        f"{name.format('محم', arabic)}"
     ) in scored
 
 
+def legend_text(page: str) -> str:
+    """The key under the scorecard as its reader reads it: words, spaces made one."""
+    legend = re.search(r'<dl class="scorecard-legend">(.*?)</dl>', page, re.S)
+    assert legend, "no key under the scorecard"
+    return " ".join(re.sub(r"<[^>]+>", " ", legend.group(1)).split())
+
+
 @pytest.mark.parametrize(
-    ("ruleset", "pace"),
+    ("ruleset", "options", "key"),
     [
-        ("yatzy", "ahead of (+) or behind (-) three of each number so far"),
-        ("yahtzee", "ahead of (+) or behind (-) three of each number so far"),
-        ("maxi_yatzy", "ahead of (+) or behind (-) an even pace to 75 points so far"),
+        (
+            "yatzy",
+            {},
+            "Subtotal Ones to Sixes added up; in brackets, how far they are ahead of (+) or"
+            " behind (-) three of each number so far: the pace that earns the bonus."
+            " Bonus 50 points once Ones to Sixes reach 63 together; until then, the points"
+            " still to go.",
+        ),
+        (
+            "yatzy",
+            {"upper_bonus": "25"},
+            "Bonus 25 points once Ones to Sixes reach 63 together",
+        ),
+        (
+            "yahtzee",
+            {},
+            "Bonus 35 points once Ones to Sixes reach 63 together; until then, the points"
+            " still to go. Yahtzee bonus 100 points for each further Yahtzee, once the"
+            " Yahtzee row holds 50.",
+        ),
+        (
+            "maxi_yatzy",
+            {},
+            "Subtotal Ones to Sixes added up; in brackets, how far they are ahead of (+) or"
+            " behind (-) an even pace to 75 points so far: the pace that earns the bonus."
+            " Bonus 50 points once Ones to Sixes reach 75 together; until then, the points"
+            " still to go.",
+        ),
     ],
 )
-def test_the_legend_says_the_pace_of_the_tables_bonus(
-    alice: Client, ruleset: str, pace: str
+def test_the_key_explains_the_sums_with_the_tables_own_rows_and_numbers(
+    alice: Client, ruleset: str, options: dict[str, str], key: str
 ) -> None:
-    """Maxi Yatzy's bonus line is 75, not three of each number (63)."""
-    game = create_game(alice, ruleset=ruleset, players="Bob")
+    """Issue 46: the key said "Subtotal (+3), (-14)" and "Bonus: 56 to go", figures
+    that read like the player's own, and 63 in Maxi Yatzy, whose line is 75."""
+    game = create_game(alice, ruleset=ruleset, players="Bob", **options)
 
-    page = alice.get(f"/g/{game.code}/").content.decode()
+    legend = legend_text(alice.get(f"/g/{game.code}/").content.decode())
 
-    assert pace in page
+    assert key in legend
+    assert "(+3)" not in legend and "(-14)" not in legend and "to go:" not in legend
+    assert "56" not in legend
+
+
+def test_the_key_has_no_yahtzee_bonus_where_the_table_plays_without_it(alice: Client) -> None:
+    game = create_game(alice, ruleset="yahtzee", players="Bob", yahtzee_bonus="")
+
+    legend = legend_text(alice.get(f"/g/{game.code}/").content.decode())
+
+    assert "Yahtzee bonus" not in legend and "Bonus 35 points" in legend
+
+
+def test_the_key_names_the_rows_in_the_tables_language(alice: Client) -> None:
+    game = create_game(alice, ruleset="maxi_yatzy", players="Bob")
+
+    page = alice.get(f"/g/{game.code}/", HTTP_ACCEPT_LANGUAGE="fi").content.decode()
+
+    assert "Ykköset" in legend_text(page) and "75" in legend_text(page)
+
+
+@pytest.mark.parametrize(
+    ("names", "heads"),
+    [
+        (
+            ["Dave", "Computer 1 (Good)", "Computer 2 (Good)", "Computer 3 (Good)"],
+            ["Dav", "Com1", "Com2", "Com3"],
+        ),
+        (["Alice", "Alicia", "Bob"], ["Alice", "Alici", "Bob"]),
+        (["\u2068Ann\u2069 & \u2068Bo\u2069", "\u2068Cy\u2069"], ["Ann", "Cy"]),
+    ],
+)
+def test_short_column_heads_tell_every_player_apart(names: list[str], heads: list[str]) -> None:
+    assert short_heads(names) == heads

@@ -22,7 +22,7 @@ def test_the_home_page_offers_three_ways_in_and_more_options(alice: Client) -> N
         ("computer", "Play the computer"),
         ("together", "Pass and play"),
     ):
-        assert f'name="way" value="{way}" class="primary">{words}</button>' in page
+        assert f'name="way" value="{way}" class="primary">{words}<span' in page
     assert "<summary>More options</summary>" in page
     assert page.count('id="id_name"') == 1  # the name asked once, for every button
     assert 'data-rulesets="yatzy"' in page and 'data-rulesets="yahtzee"' in page
@@ -89,3 +89,17 @@ def test_the_next_game_keeps_the_pace(alice: Client) -> None:
     alice.post(f"/g/{game.code}/again/")
 
     assert fresh(game).next_game.computer_pace == "fast"
+
+
+def test_the_computers_strength_is_offered_again_on_a_return_visit(alice: Client) -> None:
+    """Issue 46: the strength went back to Good on every visit."""
+    first = alice.get("/").content.decode()
+    create_game(alice, way="computer", bot_level="beginner")
+
+    again = alice.get("/").content.decode()
+
+    assert '<option value="good" selected>' in first
+    assert '<option value="beginner" selected>' in again
+    assert '<option value="good" selected>' not in again
+    create_game(alice, way="friends", bot_level="perfect")  # no computer at that table
+    assert '<option value="beginner" selected>' in alice.get("/").content.decode()
