@@ -10,13 +10,13 @@ message says when its game was read, and a socket never sends an older reading t
 the one it sent last. A socket forwards what the layer brings, and neither reads the
 database nor renders (``games/consumers.py``).
 
-The message is sent with ``async_to_sync(layer.group_send)``. Under the server a move
-runs in asgiref's sync thread (a request, or a computer player's step run by
-``database_sync_to_async``), and the send runs on the server's event loop, where the
-in-memory layer's queues live. Outside a server (management commands, sync tests) it
-runs on an event loop of its own. A message the layer refuses or does not take within
-``SEND_TIMEOUT`` is logged, never raised: the move is committed, and a browser that
-missed an update heals on the next one.
+Under the server a move runs in a sync thread (a request, or a computer player's step
+run by ``database_sync_to_async``), and the message is sent on the server's event loop,
+where the in-memory layer's queues live (``run_on_server_loop``). Outside a server
+(management commands, sync tests) it is sent with ``async_to_sync``, on an event loop
+of its own. A message the layer refuses or does not take within ``SEND_TIMEOUT`` is
+logged, never raised: the move is committed, and a browser that missed an update
+heals on the next one.
 
 A move answered by htmx carries the table it made to the page that asked; that page's
 own socket need not be sent it again. The page names itself (``X-Yatzy-Page``, a
@@ -33,8 +33,9 @@ import functools
 import logging
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextvars import ContextVar
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -195,9 +196,44 @@ def _notify(code: str, message: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(_send)(layer, code, message)
+        run_on_server_loop(_send, layer, code, message)
+    except TimeoutError:  # the server is stopping, or its loop is stalled
+        log.warning("server loop gone or stalled: %s of game %s not sent", _what(message), code)
     except Exception:  # the move is committed; a lost notice must not go unseen
         log.exception("%s of game %s not sent", _what(message), code)
+
+
+def run_on_server_loop(
+    work: Callable[..., Coroutine[Any, Any, None]], *args: Any, timeout: float = SEND_TIMEOUT + 1
+) -> None:
+    """Run ``work(*args)`` from synchronous code and wait for it: on the server's loop
+    when called from another thread of a server, at most ``timeout`` seconds, and not
+    at all once that loop has stopped (``TimeoutError`` for both); elsewhere (no server
+    loop, or one a test has closed) with ``async_to_sync``.
+
+    Not ``async_to_sync`` under the server: it waits for the loop without a bound, and
+    a loop that has stopped (the server stops as a socket's goodbye or a request is
+    still sending) then holds the thread for ever, and with it the process's exit, as
+    Python waits for its threads: the server took 10 s to stop, and was killed."""
+    loop = _server_loop
+    if loop is None or loop.is_closed() or _on_loop(loop):
+        async_to_sync(work)(*args)
+        return
+    if not loop.is_running():
+        raise TimeoutError("the server's event loop has stopped: the server is stopping")
+    future = asyncio.run_coroutine_threadsafe(work(*args), loop)
+    try:
+        future.result(timeout)
+    except TimeoutError:
+        future.cancel()
+        raise
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
 
 
 async def _send(layer: BaseChannelLayer, code: str, message: dict) -> None:

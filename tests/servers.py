@@ -9,9 +9,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.db import connection
 
+from bench.clients import Browser
 from bench.servers import Server, free_port
 
-__all__ = ["Server", "database_url_of_this_run", "free_port"]
+__all__ = ["Server", "database_url_of_this_run", "free_port", "new_game", "two_processes"]
 
 
 def database_url_of_this_run() -> str:
@@ -34,3 +35,20 @@ def two_processes(**env: str) -> Iterator[list[Server]]:
     finally:
         for server in started:
             server.stop()
+
+
+async def new_game(host: Browser, invites: int, **options: str) -> str:
+    """A game ``host`` (who has loaded a page: the CSRF cookie) creates: its code."""
+    created = await host.http.post(
+        "/games/new/",
+        data={
+            "csrfmiddlewaretoken": host.http.cookies["csrftoken"],
+            "name": "Alice",
+            "ruleset": "yatzy",
+            "invites": str(invites),
+            "teams": "0",
+            "upper_bonus": "50",
+            **options,
+        },
+    )
+    return created.headers["location"].split("/")[2]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
+
+from games import broadcast
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ def layer_up() -> bool:
     if layer is None:
         return False
     try:
-        async_to_sync(_send)(layer)
+        broadcast.run_on_server_loop(_send, layer, timeout=WAIT_S + 1)
     except Exception:
         log.warning("health check: the channel layer does not answer", exc_info=True)
         return False

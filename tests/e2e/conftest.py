@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,9 +48,46 @@ def watch_page(page: Page) -> None:
     page.on("pageerror", lambda error: SCRIPT_ERRORS.append(f"{page.url}: {error}"))
 
 
+# The requests each context of the test has made and not had answered, by Playwright's
+# request: (when it was made, what), told with a failed test's report, so that a page
+# load that timed out says what it was waiting for (``pytest_runtest_makereport``).
+IN_FLIGHT: dict[object, tuple[float, str]] = {}
+
+
+def watch_requests(context: BrowserContext) -> None:
+    """Keep ``context``'s requests in ``IN_FLIGHT`` until answered or failed."""
+    context.on(
+        "request",
+        lambda request: IN_FLIGHT.__setitem__(
+            request,
+            (time.monotonic(), f"{request.method} {request.url} ({request.resource_type})"),
+        ),
+    )
+    context.on("requestfinished", lambda request: IN_FLIGHT.pop(request, None))
+    context.on("requestfailed", lambda request: IN_FLIGHT.pop(request, None))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A failed browser test's report tells the requests still unanswered and the end
+    of the site's log: a page that did not load says what it waited for."""
+    report = yield
+    if report.failed:
+        now = time.monotonic()
+        waiting = [f"{now - made:.1f} s: {what}" for made, what in IN_FLIGHT.values()]
+        report.sections.append(("requests unanswered", "\n".join(waiting) or "none"))
+        server = getattr(item, "funcargs", {}).get("site")
+        if isinstance(server, Server):
+            report.sections.append(("the site's log, its end", server.log_tail()))
+    if report.when == "teardown":
+        IN_FLIGHT.clear()
+    return report
+
+
 class WatchedBrowser:
     """The browser, each page of whose contexts is watched for uncaught script errors
-    (``watch_page``): a test that opens a context of its own is watched too."""
+    (``watch_page``) and unanswered requests (``watch_requests``): a test that opens a
+    context of its own is watched too."""
 
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
@@ -57,6 +95,7 @@ class WatchedBrowser:
     def new_context(self, **options: Any) -> BrowserContext:
         context = self.browser.new_context(**options)
         context.on("page", watch_page)
+        watch_requests(context)
         return context
 
     def new_page(self, **options: Any) -> Page:

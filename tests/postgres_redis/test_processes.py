@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from bench.clients import Browser
 from games.models import Seat
 from tests.deploy.test_settings import manage
-from tests.servers import Server, database_url_of_this_run, free_port, two_processes
+from tests.servers import Server, database_url_of_this_run, free_port, new_game, two_processes
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.services]
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -44,23 +44,6 @@ async def move(browser: Browser, code: str, action: str, version: int, **data: s
     response = await browser.post(f"/g/{code}/{action}/", {"version": str(version), **data})
     assert response.status_code == 200, response.text[:500]
     return int(VERSION.search(response.text).group(1))
-
-
-async def new_game(host: Browser, invites: int, **options: str) -> str:
-    """A game ``host`` (who has loaded a page: the CSRF cookie) creates: its code."""
-    created = await host.http.post(
-        "/games/new/",
-        data={
-            "csrfmiddlewaretoken": host.http.cookies["csrftoken"],
-            "name": "Alice",
-            "ruleset": "yatzy",
-            "invites": str(invites),
-            "teams": "0",
-            "upper_bonus": "50",
-            **options,
-        },
-    )
-    return created.headers["location"].split("/")[2]
 
 
 @pytest_asyncio.fixture
