@@ -84,9 +84,12 @@ def test_a_page_past_its_browsers_sockets_says_so_and_does_not_try_again(
             "This browser has too many pages of the site open to follow them all."
             " Close some, then reload this one."
         )
+        # Told so, the page does not try again. (It may have tried before: a socket
+        # lost on the way, as on a busy machine, is tried again, and then refused.)
+        told = len(opened)
         second.clock.run_for(60_000)  # past any retry, however slow
         expect(second.locator("#connection")).to_contain_text("too many pages")
-        assert len(opened) == 1
+        assert len(opened) == told
         expect(first.locator("#connection")).to_be_empty()
     finally:
         context.close()
