@@ -93,6 +93,11 @@ class WatchedBrowser:
         self.browser = browser
 
     def new_context(self, **options: Any) -> BrowserContext:
+        # The site's service worker only where a test asks for it (test_offline.py):
+        # in four full runs under -n 2 a page load just after a change of language
+        # (whose worker replaces the last language's) waited 30 s for nothing, once in
+        # three of them; the offline page's own tests keep it and say whether it works.
+        options.setdefault("service_workers", "block")
         context = self.browser.new_context(**options)
         context.on("page", watch_page)
         watch_requests(context)
@@ -168,10 +173,16 @@ def new_page(browser: object, site: Server, transactional_db: None):
     """Open a fresh browser context (a separate person) and a page in it."""
     contexts = []
 
-    def open_page(width: int = 1280, height: int = 900, clock: bool = False):
+    def open_page(
+        width: int = 1280, height: int = 900, clock: bool = False, service_worker: bool = False
+    ):
         """``clock``: the page's time is the test's (``page.clock.run_for``), so that
-        the retries a page would make in a minute are made at once."""
-        context = browser.new_context(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+        the retries a page would make in a minute are made at once. ``service_worker``:
+        the site's service worker is let in (``WatchedBrowser.new_context``)."""
+        context = browser.new_context(  # type: ignore[attr-defined]
+            viewport={"width": width, "height": height},
+            service_workers="allow" if service_worker else "block",
+        )
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(TIMEOUT_MS)
         if clock:

@@ -43,7 +43,7 @@ def header_colour(page: Page) -> str:
 def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
     new_page, site: Server
 ) -> None:
-    page: Page = new_page(375, 740)
+    page: Page = new_page(375, 740, service_worker=True)
     page.goto(site.url + "/")
     linked = page.evaluate(MANIFEST)
     assert linked["type"] == "application/manifest+json"
@@ -89,7 +89,7 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
 
 @pytest.mark.slow
 def test_the_offline_page_speaks_the_language_the_player_last_chose(new_page, site: Server) -> None:
-    page: Page = new_page(375, 740)
+    page: Page = new_page(375, 740, service_worker=True)
     for language in ["fi", "sv", "de", "it"]:
         with translation.override(language):
             name, offline = gettext("Yatzy with friends"), gettext(OFFLINE)
