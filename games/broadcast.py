@@ -192,15 +192,22 @@ def reaction(code: str, name: str, key: str) -> None:
 
 def _notify(code: str, message: dict) -> None:
     """Send ``message`` to the table ``code``, from synchronous code."""
+    send_to_group(group_name(code), message, f"{_what(message)} of game {code}")
+
+
+def send_to_group(group: str, message: dict, what: str) -> None:
+    """Send ``message`` to the channel layer's ``group`` in every server process, from
+    synchronous code (after a commit: what it says has happened). A layer that refuses
+    it or does not take it in time is logged, never raised; ``what`` names it there."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        run_on_server_loop(_send, layer, code, message)
+        run_on_server_loop(_send, layer, group, message, what)
     except TimeoutError:  # the server is stopping, or its loop is stalled
-        log.warning("server loop gone or stalled: %s of game %s not sent", _what(message), code)
-    except Exception:  # the move is committed; a lost notice must not go unseen
-        log.exception("%s of game %s not sent", _what(message), code)
+        log.warning("server loop gone or stalled: %s not sent", what)
+    except Exception:  # the change is committed; a lost notice must not go unseen
+        log.exception("%s not sent", what)
 
 
 def run_on_server_loop(
@@ -236,15 +243,15 @@ def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-async def _send(layer: BaseChannelLayer, code: str, message: dict) -> None:
+async def _send(layer: BaseChannelLayer, group: str, message: dict, what: str) -> None:
     try:
-        await asyncio.wait_for(layer.group_send(group_name(code), message), SEND_TIMEOUT)
+        await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
     except (ChannelFull, TimeoutError):
         # The action is already committed; a browser that misses this update sees
         # the version gap on the next one and resynchronises.
-        log.warning("channel full or stalled: %s of game %s not sent", _what(message), code)
-    except Exception:  # the move is committed; a lost notice must not go unseen
-        log.exception("%s of game %s not sent", _what(message), code)
+        log.warning("channel full or stalled: %s not sent", what)
+    except Exception:  # the change is committed; a lost notice must not go unseen
+        log.exception("%s not sent", what)
 
 
 def _what(message: dict) -> str:

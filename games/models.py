@@ -91,6 +91,8 @@ class Game(models.Model):
     # renders its table once in each (``games.rendering.published``). A socket adds its
     # page's language as it arrives (``add_language``); none is taken off.
     languages = models.CharField(max_length=64, blank=True, default="")
+    # made by quick play (``services.quick``): two strangers, paired by the site
+    quick_play = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -380,3 +382,38 @@ class DailyAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenge}: {self.game.code} ({self.result})"
+
+
+class QuickQueue(models.Model):
+    """Quick play's queue of one rule set, as a row to lock: a press locks its rule
+    set's while it pairs (``services.quick.press``), so that two presses at once, in
+    any server processes, find each other, and nobody is seated twice."""
+
+    ruleset = models.CharField(max_length=20, unique=True)
+
+    def __str__(self) -> str:
+        return self.ruleset
+
+
+class Seek(models.Model):
+    """A browser waiting for a stranger to play (quick play; lichess's word), one at a
+    time: its last press (or its waiting page's socket) says for which rule set, under
+    which name. It waits while its waiting page is open (``sockets``, and ``seen_at``:
+    the page's last sign of life) and until a stranger's press seats both at a new
+    ``game``."""
+
+    browser_id = models.CharField(max_length=64, unique=True)
+    ruleset = models.CharField(max_length=20)
+    name = models.CharField(max_length=MAX_NAME_CODE_POINTS)
+    waiting_since = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    sockets = models.PositiveIntegerField(default=0)  # its waiting pages' open sockets
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["ruleset", "waiting_since"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset})"

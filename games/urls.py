@@ -2,12 +2,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import daily, history, home, howto, pwa, review, room, table
+from games.views import daily, history, home, howto, pwa, quick, review, room, table
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("games/new/", home.create_game, name="create_game"),
     path("how-to-play/", howto.how_to_play, name="how_to_play"),
+    path("quick/", quick.waiting, name="quick_wait"),
+    path("quick/play/", quick.press, name="quick_play"),
+    path("quick/computer/", quick.play_the_computer, name="quick_computer"),
+    path("quick/stop/", quick.stop_waiting, name="quick_stop"),
     path("g/<str:code>/", table.table, name="table"),
     path("g/<str:code>/roll/", table.roll, name="roll"),
     path("g/<str:code>/hold/", table.hold, name="hold"),

@@ -88,7 +88,7 @@ def create_game(
             )
         core.log(game, [(GameEvent.Kind.CREATE, None, {})])
         if not any(spec.kind == Seat.Kind.REMOTE for spec in seats):
-            _start(game)
+            start_table(game)
     return game
 
 
@@ -212,7 +212,7 @@ def start(code: str, viewer: Viewer, version: int) -> Game:
         _check_host(game, viewer)
         if game.status != Game.Status.LOBBY:
             raise ActionError(_("The game has already started."), code="started", status=409)
-        _start(game)
+        start_table(game)
     return game
 
 
@@ -273,7 +273,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
                 claimed_at=now,
             )
         core.log(following, [(GameEvent.Kind.CREATE, None, {"previous": game.code})])
-        _start(following, after=_first_player(game, seats))
+        start_table(following, after=_first_player(game, seats))
         game.next_game = following
         core.bump(game, GameEvent.Kind.AGAIN, None, {"next": following.code}, ["next_game"])
     return following
@@ -348,7 +348,7 @@ def _first_player(game: Game, seats: list[Seat]) -> int:
     return next(seat.position for seat in seats if seat.player_index == first)
 
 
-def _start(game: Game, after: int | None = None) -> None:
+def start_table(game: Game, after: int | None = None) -> None:
     """Start ``game`` with its filled seats, in the seats' order, from the first seat
     after position ``after`` (at a table that plays again: the last game's first
     player's), round the table: the players' order (``Seat.player_index``), which

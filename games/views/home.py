@@ -34,9 +34,13 @@ def home(request: HttpRequest) -> HttpResponse:
     initial = {"name": daily.remembered_name(request)}
     if request.session.get(BOT_LEVEL_KEY) in BOT_LEVELS:
         initial["bot_level"] = request.session[BOT_LEVEL_KEY]
-    form = NewGameForm(initial=initial)
-    context = {"form": form, "in_progress": in_progress(viewer_looking(request))}
-    return render(request, "games/home.html", {**context, **_choices(request)})
+    return render(request, "games/home.html", home_context(request, NewGameForm(initial=initial)))
+
+
+def home_context(request: HttpRequest, form: NewGameForm) -> dict:
+    """The home page's, with ``form``: its form, the games this browser is playing,
+    the daily challenge."""
+    return {"form": form, "in_progress": in_progress(viewer_looking(request)), **_choices(request)}
 
 
 def _choices(request: HttpRequest) -> dict:

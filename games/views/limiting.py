@@ -29,6 +29,8 @@ LOOK = frozenset({"GET", "HEAD"})
 LIMITED: dict[str, tuple[str, frozenset[str]]] = {
     "create_game": ("create", POST),
     "play_again": ("create", POST),
+    "quick_play": ("create", POST),  # a press may make a table
+    "quick_computer": ("create", POST),
     "join": ("join", POST),
     "rejoin": ("join", LOOK | POST),  # the page that asks, and the seat taken
     **{

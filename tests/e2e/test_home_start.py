@@ -13,8 +13,13 @@ from tests.servers import Server
 
 # the buttons' words in each language tested (Finnish: the longest words)
 STARTS = {
-    "en": ("Play with friends", "Play the computer", "Pass and play"),
-    "fi": ("Pelaa kavereiden kanssa", "Pelaa tietokonetta vastaan", "Pelaa samalla laitteella"),
+    "en": ("Play with friends", "Play the computer", "Pass and play", "Play someone now"),
+    "fi": (
+        "Pelaa kavereiden kanssa",
+        "Pelaa tietokonetta vastaan",
+        "Pelaa samalla laitteella",
+        "Pelaa jonkun kanssa nyt",
+    ),
 }
 DAILY = {"en": re.compile(r"^Play today's "), "fi": re.compile(r"^Pelaa päivän ")}
 
@@ -30,7 +35,7 @@ def test_the_ways_in_are_in_view_without_scrolling(
 
     buttons = [page.get_by_role("button", name=name) for name in STARTS[language]]
     buttons += page.get_by_role("button", name=DAILY[language]).all()
-    assert len(buttons) == 5
+    assert len(buttons) == 6
     for button in buttons:
         expect(button).to_be_visible()
         box = button.bounding_box()

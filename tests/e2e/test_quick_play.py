@@ -1,0 +1,78 @@
+"""Quick play in two browsers: the first waits on a live page that counts who waits,
+the second's press seats both at one table, each with their own seat; a waiter may
+take the computer instead, or leave."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import screenshot
+from tests.servers import Server
+
+
+def press(page: Page, site: Server, name: str, rules: str = "Scandinavian Yatzy") -> None:
+    page.goto(site.url + "/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label("Rules").select_option(label=rules)
+    page.get_by_role("button", name="Play someone now").click()
+
+
+@pytest.mark.slow
+def test_two_strangers_who_press_play_someone_now_sit_at_one_table(new_page, site: Server) -> None:
+    ann: Page = new_page()
+    press(ann, site, "Ann", "American Yahtzee")
+    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    expect(ann.get_by_role("status").first).to_contain_text(
+        "Waiting for someone to play American Yahtzee with you, Ann."
+    )
+    counts = ann.locator("#quick-counts li")
+    expect(counts.filter(has_text="American Yahtzee")).to_contain_text("1 player")
+    expect(ann.get_by_role("button", name="Play the computer instead")).to_be_visible()
+
+    # a third browser waits for other rules: Ann's page counts it, live
+    cy: Page = new_page(375, 667)
+    press(cy, site, "Cy", "Maxi Yatzy")
+    expect(counts.filter(has_text="Maxi Yatzy")).to_contain_text("1 player")
+    expect(ann.get_by_role("button", name="Play Maxi Yatzy with them")).to_be_visible()
+    screenshot(ann, "quick-waiting-desktop")
+    screenshot(cy, "quick-waiting-phone")
+    assert cy.evaluate("document.documentElement.scrollWidth") <= 375
+
+    ben: Page = new_page()
+    press(ben, site, "Ben", "American Yahtzee")
+    # both at the one table: Ann waited longer and plays first; Ben waits his turn
+    expect(ben.get_by_role("status").first).to_contain_text("Ann's turn.")
+    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+    assert ann.url == ben.url and "/g/" in ann.url
+    expect(ann.get_by_role("button", name="Roll")).to_be_enabled()
+    expect(ben.get_by_role("button", name="Roll")).to_be_hidden()
+
+    # Cy's page counts Maxi Yatzy only now: Ann has a table
+    expect(cy.locator("#quick-counts li").filter(has_text="American Yahtzee")).to_contain_text(
+        "0 players"
+    )
+    cy.get_by_role("button", name="Play the computer instead").first.click()
+    expect(cy.get_by_role("status").first).to_contain_text("Your turn, Cy.")
+
+
+def test_a_waiter_who_leaves_the_page_is_not_paired(new_page, site: Server) -> None:
+    ann: Page = new_page()
+    press(ann, site, "Ann")
+    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    ann.get_by_role("button", name="Stop waiting").click()
+    expect(ann.get_by_role("button", name="Play someone now")).to_be_visible()
+
+    ben: Page = new_page()
+    press(ben, site, "Ben")
+    expect(ben.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    ben_counts = ben.locator("#quick-counts li").filter(has_text="Scandinavian Yatzy")
+    expect(ben_counts).to_contain_text("1 player")  # Ben alone: Ann left
+    ben.close()  # Ben closes the page: he waits no more
+
+    cy: Page = new_page()
+    press(cy, site, "Cy")
+    expect(cy.locator("#quick-counts li").filter(has_text="Scandinavian Yatzy")).to_contain_text(
+        "1 player"
+    )
+    expect(cy.get_by_role("heading", name="Looking for a player")).to_be_visible()
