@@ -408,6 +408,7 @@ class Seek(models.Model):
     waiting_since = models.DateTimeField()
     seen_at = models.DateTimeField()
     sockets = models.PositiveIntegerField(default=0)  # its waiting pages' open sockets
+    seated_at = models.DateTimeField(null=True, blank=True)  # at ``game``, since
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

@@ -54,8 +54,9 @@ TURN_SECONDS = 60
 HEARTBEAT = timedelta(seconds=15)
 HEARTBEAT_LOST = timedelta(seconds=45)
 PAGE_GRACE = timedelta(seconds=8)
-# Seats found and not yet followed by their browser's pages are kept this long.
-SEATED_KEPT = timedelta(minutes=10)
+# A browser's table found is where its presses and waiting pages go for this long (a
+# double click, two tabs, a page told late); then its seek is forgotten.
+SEATED_KEPT = timedelta(seconds=60)
 
 COUNTS_GROUP = "quick.counts"
 
@@ -93,9 +94,9 @@ def press(viewer: Viewer, name: str, ruleset: str, socket: bool = False) -> Pres
         QuickQueue.objects.select_for_update().get(ruleset=ruleset)
         mine = Seek.objects.select_for_update().filter(browser_id=viewer.browser_id).first()
         if mine is not None and mine.game is not None:
-            if mine.game.status == Game.Status.PLAYING:
-                return Pressed(mine.game)  # a stranger's press seated this browser already
-            mine.delete()  # a table of long ago, over: this press asks for a new one
+            if mine.seated_at and mine.seated_at >= now - SEATED_KEPT:
+                return Pressed(mine.game)  # seated just now: a double click, another tab
+            mine.delete()  # a table found a while ago: this press asks for a new one
             mine = None
         forget_the_gone(ruleset, now)
         other = (
@@ -117,10 +118,12 @@ def press(viewer: Viewer, name: str, ruleset: str, socket: bool = False) -> Pres
             tell_the_counts(now)
             return Pressed(None)
         game = _seat(other, viewer, name, now)
-        other.game = game
-        other.save(update_fields=["game"])
-        if mine is not None:
-            mine.delete()
+        if mine is None:
+            mine = Seek(browser_id=viewer.browser_id, ruleset=ruleset, name=name)
+            mine.waiting_since = mine.seen_at = now
+        for seek in (other, mine):
+            seek.game, seek.seated_at = game, now
+            seek.save()
         # every waiting page of both browsers goes to the table
         for browser in (other.browser_id, viewer.browser_id):
             _tell(seated_group(browser), {"type": "quick.go"})
@@ -200,11 +203,10 @@ def seek_of(viewer: Viewer) -> Seek | None:
 
 
 def seated_here(viewer: Viewer) -> Game | None:
-    """The table a stranger's press seated this browser at, once: the seek is done."""
+    """The table a stranger's press seated this browser at lately, if it was."""
     seek = Seek.objects.select_related("game").filter(browser_id=viewer.browser_id).first()
-    if seek is None or seek.game is None:
+    if seek is None or seek.seated_at is None or seek.seated_at < timezone.now() - SEATED_KEPT:
         return None
-    seek.delete()
     return seek.game
 
 
@@ -263,10 +265,10 @@ def tell_the_counts(now: datetime) -> None:
 
 def forget_the_gone(ruleset: str, now: datetime) -> None:
     """Delete the seeks for ``ruleset`` whose pages are gone (its queue is locked), and
-    seats found long ago and never followed."""
+    the tables found longer ago than ``SEATED_KEPT``."""
     gone = Seek.objects.filter(ruleset=ruleset, game=None)
     gone.exclude(pk__in=waiting(now).values("pk")).delete()
-    Seek.objects.filter(game__isnull=False, seen_at__lt=now - SEATED_KEPT).delete()
+    Seek.objects.filter(seated_at__lt=now - SEATED_KEPT).delete()
 
 
 def _tell(group: str, message: dict) -> None:

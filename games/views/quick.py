@@ -54,6 +54,7 @@ def waiting(request: HttpRequest) -> HttpResponse:
         game = quick.seated_here(viewer)
         if game is not None:
             return redirect("table", game.code)
+        seek = None  # a table found long ago: this browser waits for nothing now
     if seek is None:
         return render(request, "games/quick.html", {"seek": None}, status=200)
     waited = (seek.seen_at - seek.waiting_since).total_seconds()

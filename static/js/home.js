@@ -56,5 +56,14 @@
     }
     update();
     form.addEventListener("change", update);
+    // A second press while the first is on its way (a double click) is not sent: it
+    // would make a second table, or, in a browser the site has not met yet (no session
+    // to tell the two apart), pair Play someone now with itself.
+    var sent = false;
+    form.addEventListener("submit", function (event) {
+      if (sent) event.preventDefault();
+      sent = true;
+    });
+    window.addEventListener("pageshow", function () { sent = false; });
   });
 })();

@@ -57,6 +57,27 @@ def test_two_strangers_who_press_for_the_same_rules_sit_at_one_table(
     assert Game.objects.get(code=code).version > game.version
 
 
+def test_a_second_press_of_a_browser_just_seated_goes_to_its_table(
+    alice: Client, bob: Client
+) -> None:
+    """A double click, or the button pressed in another tab meanwhile: one table."""
+    press(alice, "Ann")
+    code = table_of(press(bob, "Ben"))
+    assert table_of(bob.post("/quick/play/", {"name": "Ben", "ruleset": "yatzy"})) == code
+    assert table_of(alice.post("/quick/play/", {"name": "Ann", "ruleset": "yatzy"})) == code
+    assert Game.objects.count() == 1
+
+
+def test_a_press_a_while_after_a_table_was_found_asks_for_a_new_one(
+    alice: Client, bob: Client
+) -> None:
+    press(alice, "Ann")
+    press(bob, "Ben")
+    Seek.objects.update(seated_at=timezone.now() - quick.SEATED_KEPT - timedelta(seconds=1))
+    assert press(bob, "Ben")["Location"] == "/quick/"
+    assert "not waiting" in alice.get("/quick/").content.decode()  # her table was long ago
+
+
 def test_different_rules_do_not_pair(alice: Client, bob: Client) -> None:
     press(alice, "Ann", "yatzy")
     assert press(bob, "Ben", "yahtzee")["Location"] == "/quick/"
