@@ -28,7 +28,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 
 from games.bounded import Bounded
-from games.models import Game
+from games.models import Game, Seat
 from games.presence import SPECTATORS
 from games.reactions import REACTIONS
 from games.scorecard import Cell, Scorecard, rule_tips, short_heads
@@ -282,6 +282,15 @@ def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
         urls=table_urls(game.code),  # the page's own: the take-back, the table's
         plays=me.player,  # a spectator has no turn to be called to (the chime)
         reactions=REACTIONS.items(),
+        # at a table of strangers, the players whose reactions this page may mute
+        others=[
+            seat.shown_name
+            for seat in game.seats.all()
+            if game.quick_play
+            and seat.kind != Seat.Kind.BOT
+            and seat.name
+            and seat.player_token not in viewer.tokens
+        ],
         rule_tips=rule_tips(game.started_state()),
     )
     return context

@@ -76,3 +76,32 @@ def test_a_waiter_who_leaves_the_page_is_not_paired(new_page, site: Server) -> N
         "1 player"
     )
     expect(cy.get_by_role("heading", name="Looking for a player")).to_be_visible()
+
+
+def test_a_player_mutes_a_strangers_reactions(new_page, site: Server) -> None:
+    ann: Page = new_page()
+    press(ann, site, "Ann")
+    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    ben: Page = new_page()
+    press(ben, site, "Ben")
+    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+
+    mute = ann.get_by_role("button", name="Mute Ben's reactions")
+    mute.click()
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    reactions = ann.locator("#reactions")
+    ben.get_by_role("button", name="Nice throw!").click()
+    expect(ben.locator("#reactions")).to_contain_text("Ben: Nice throw!")
+    # Ann's own reaction comes after Ben's on her socket: once it shows, Ben's was
+    # handled, and not shown
+    ann.get_by_role("button", name="Wow!").click()
+    expect(reactions).to_contain_text("Ann: Wow!")
+    expect(reactions).not_to_contain_text("Ben:")
+
+    ann.reload()  # remembered by the browser, for this table
+    expect(ann.get_by_role("button", name="Mute Ben's reactions")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    ann.get_by_role("button", name="Mute Ben's reactions").click()  # unmuted
+    ben.get_by_role("button", name="Nice throw!").click()
+    expect(reactions).to_contain_text("Ben: Nice throw!")

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat, Seek
 from games.services import quick
+from tests.conftest import create_game, version
 
 pytestmark = pytest.mark.django_db
 
@@ -172,3 +173,26 @@ def test_the_quick_pages_take_only_their_methods(alice: Client) -> None:
     assert alice.get("/quick/play/").status_code == 405
     assert alice.get("/quick/stop/").status_code == 405
     assert alice.post("/quick/").status_code == 405
+
+
+def test_strangers_see_no_link_of_the_others_and_may_mute_them(
+    alice: Client, bob: Client, spectator: Client
+) -> None:
+    press(alice, "Ann")
+    code = table_of(press(bob, "Ben"))
+    ann, ben = Seat.objects.filter(game__code=code).order_by("position")
+    page = alice.get(f"/g/{code}/").content.decode()
+    assert ann.token in page and ben.token not in page  # her personal link, not his
+    assert 'data-mute="Ben"' in page and 'data-mute="Ann"' not in page
+    assert "Mute <bdi>Ben</bdi>'s reactions" in page
+    watching = spectator.get(f"/g/{code}/").content.decode()
+    assert ann.token not in watching and ben.token not in watching
+    assert 'data-mute="Ann"' in watching and 'data-mute="Ben"' in watching
+    # friends, who chose each other, are offered no muting
+    friends = create_game(alice, invites="1")
+    bob.post(f"/g/{friends.code}/join/", {"name": "Bob"})
+    alice.post(f"/g/{friends.code}/start/", {"version": version(friends)})
+    assert "Roll" in bob.get(f"/g/{friends.code}/").content.decode()
+    assert "data-mute" not in bob.get(f"/g/{friends.code}/").content.decode()
+    # the one way to speak at the table is a quick reaction: there is no free text
+    assert bob.post(f"/g/{code}/react/", {"reaction": "Hello there"}).status_code == 400
