@@ -5,9 +5,11 @@ take the computer instead, or leave."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import screenshot
+from tests.e2e.test_accessibility_audit import blocking_violations
 from tests.servers import Server
 
 
@@ -105,3 +107,27 @@ def test_a_player_mutes_a_strangers_reactions(new_page, site: Server) -> None:
     ann.get_by_role("button", name="Mute Ben's reactions").click()  # unmuted
     ben.get_by_role("button", name="Nice throw!").click()
     expect(reactions).to_contain_text("Ben: Nice throw!")
+
+
+@pytest.mark.parametrize("language", ["en", "fi"])
+def test_the_waiting_page_has_no_serious_accessibility_violation(
+    new_page, site: Server, language: str
+) -> None:
+    """As tests/e2e/test_accessibility_audit.py audits the other pages: axe-core, at a
+    phone's and a desktop's width, the waiting page with someone waiting for other rules."""
+    cy: Page = new_page()
+    press(cy, site, "Cy", "Maxi Yatzy")
+    ann: Page = new_page()
+    ann.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}]
+    )
+    ann.goto(site.url + "/")
+    ann.locator("#id_name").fill("Ann")
+    ann.locator("button[formaction='/quick/play/']").click()
+    expect(ann.locator("#quick-counts li.mine")).to_be_visible()
+    expect(ann.locator("#quick-counts button")).to_have_count(1)  # with Cy, at Maxi
+    found = []
+    for width in (375, 1280):
+        ann.set_viewport_size({"width": width, "height": 800})
+        found += [f"{width} px: {v}" for v in blocking_violations(ann)]
+    assert not found, "\n".join(found)

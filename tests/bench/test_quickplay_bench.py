@@ -1,0 +1,22 @@
+"""The quick play benchmark runs and prints its figures (a short run: no timing is
+asserted, the figures are for people to read; docs/performance.md)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.bench.test_load_bench import run_bench, without_services
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_quick_play_benchmark_seats_a_small_crowd_and_prints_its_figures() -> None:
+    out = run_bench("bench.quickplay", "--people", "8", "--over", "2", env=without_services())
+
+    assert "8 people pressing over 2 s, 1 server process(es)" in out
+    assert "seated 8 at 4 tables; tables not of two: 0; not seated: 0" in out
+    assert re.search(r"told of its table .*: p50 [\d.]+ ms, p99 [\d.]+ ms", out)
+    assert re.search(r"CPU over the run: [\d.]+ s, [\d.]+ ms a pairing", out)
+    assert "ok   everyone seated, in twos, nobody twice" in out
