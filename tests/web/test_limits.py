@@ -256,3 +256,22 @@ def test_the_429_carries_the_security_headers_every_answer_does(
         assert refused[header] == page[header]
     if "content-security-policy" in page.headers:  # Django 6
         assert refused["Content-Security-Policy"] == page["Content-Security-Policy"]
+
+
+def test_quick_play_counts_as_making_a_game(
+    alice: Client, settings, limits_on: LimitsClock
+) -> None:
+    """A press of Play someone now may make a table, and so may the computer instead:
+    both count as making a game; the waiting page, only looked at, does not."""
+    been_here(alice)
+    settings.YATZY_RATES["create"]["browser"] = (1, 60)
+    door = AtTheDoor(alice)
+    assert door.post("/quick/play/", {"name": "Ann", "ruleset": "yatzy"}).status_code == 302
+    for _ in range(3):
+        assert door.get("/quick/").status_code == 200
+
+    refused = door.post("/quick/computer/", {"ruleset": "yatzy"})
+    assert refused.status_code == 429
+    assert WAIT_WORDS in refused.content.decode()
+    assert door.get("/quick/").status_code == 200  # still waiting: nothing was done
+    assert Game.objects.count() == 1
