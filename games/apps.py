@@ -8,5 +8,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        # the computer players listen for the tables' changes (``broadcast.table_changed``)
-        from games import bots  # noqa: F401
+        # the computer players listen for the tables' changes (``broadcast.table_changed``),
+        # and so does the Watch pages' list, for the tables anyone may watch
+        from games import bots, watching  # noqa: F401

@@ -83,9 +83,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # browsers come back together it must not time out waiting for the thread.
         await self.accept()
         self.accepted = True
-        limited = settings.YATZY_LIMITS
-        if limited and await sync_to_async(socket_refusal, thread_sensitive=False)(self.scope):
-            await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
+        if await closed_for_limits(self):
             return
         # Join before reading the game: a move committed after that read is
         # announced to this socket, one committed before it is in what it is sent.
@@ -415,6 +413,16 @@ def _tell(due: tuple[str, int]) -> None:
     )
     _told_later.add(task)
     task.add_done_callback(_told_later.discard)
+
+
+async def closed_for_limits(consumer: AsyncWebsocketConsumer) -> bool:
+    """Whether the socket of ``consumer`` (accepted) is over the limits of sockets; if it
+    is, it is closed with ``CLOSE_TOO_MANY``, and the page tries no more."""
+    limited = settings.YATZY_LIMITS
+    if limited and await sync_to_async(socket_refusal, thread_sensitive=False)(consumer.scope):
+        await consumer.close(code=CLOSE_TOO_MANY, reason="too many connections")
+        return True
+    return False
 
 
 def socket_refusal(scope: dict) -> limits.Refusal | None:

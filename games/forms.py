@@ -154,6 +154,11 @@ class NewGameForm(forms.Form):
         required=False,
         initial=True,
     )
+    watchable = forms.BooleanField(
+        label=_("Anyone may watch"),
+        help_text=_("The game is listed on the Watch page while it is played."),
+        required=False,
+    )
     way = forms.ChoiceField(choices=[("", ""), *WAYS.items()], required=False)
 
     def clean(self) -> dict[str, Any]:

@@ -93,6 +93,9 @@ class Game(models.Model):
     languages = models.CharField(max_length=64, blank=True, default="")
     # made by quick play (``services.quick``): two strangers, paired by the site
     quick_play = models.BooleanField(default=False)
+    # listed on the Watch page while it is played (``games.watching``): the host's
+    # choice; quick play's games are listed always
+    watchable = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

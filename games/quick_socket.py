@@ -20,7 +20,6 @@ import contextlib
 import json
 import logging
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -30,7 +29,7 @@ from django.utils import translation
 from redis.exceptions import RedisError
 
 from games import readers
-from games.consumers import CLOSE_TOO_MANY, CLOSE_TRY_AGAIN_LATER, language_of, socket_refusal
+from games.consumers import CLOSE_TRY_AGAIN_LATER, closed_for_limits, language_of
 from games.errors import ActionError
 from games.services import quick
 from games.viewer import Viewer, peek_viewer
@@ -52,10 +51,7 @@ class WaitingConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        if settings.YATZY_LIMITS and await sync_to_async(socket_refusal, thread_sensitive=False)(
-            self.scope
-        ):
-            await self.close(code=CLOSE_TOO_MANY, reason="too many connections")
+        if await closed_for_limits(self):
             return
         self.language = language_of(self.scope)
         self.ruleset = self.scope["url_route"]["kwargs"]["ruleset"]

@@ -7,6 +7,7 @@ from django.urls import re_path
 
 from games.consumers import CLOSE_UNKNOWN_GAME, table_socket
 from games.quick_socket import quick_socket
+from games.watch_socket import WatchConsumer
 
 
 class NoTable(AsyncWebsocketConsumer):
@@ -29,5 +30,6 @@ websocket_urlpatterns = [
     re_path(rf"^ws/g/{CODE}/$", table),
     re_path(rf"^ws/g/{CODE}/(?P<page>[^/]+)/$", table),
     re_path(r"^ws/quick/(?P<ruleset>[a-z_]{1,20})/$", waiting),  # quick play's waiting page
+    re_path(r"^ws/watch/$", WatchConsumer.as_asgi()),  # the Watch page's list
     re_path(r"", NoTable.as_asgi()),
 ]

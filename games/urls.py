@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import daily, history, home, howto, pwa, quick, review, room, table
+from games.views import daily, history, home, howto, pwa, quick, review, room, table, watch
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -33,6 +33,7 @@ urlpatterns = [
     path("g/<str:code>/review/", review.review, name="review"),
     path("g/<str:code>/dice.json", review.dice, name="dice_export"),
     path("history/", history.history, name="history"),
+    path("watch/", watch.watch, name="watch"),
     path("daily/play/", daily.play, name="daily_play"),
     path("daily/<str:ruleset>/", daily.today, name="daily_today"),
     path("daily/<str:ruleset>/<str:day>/", daily.day, name="daily_day"),

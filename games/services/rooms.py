@@ -47,6 +47,7 @@ def create_game(
     seed_secret_until: datetime | None = None,
     computer_pace: str = "relaxed",
     turn_seconds: int = 0,
+    watchable: bool = False,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
     Its dice follow from ``seed`` (a daily challenge's, kept secret until
@@ -71,6 +72,7 @@ def create_game(
             seed_secret_until=seed_secret_until,
             computer_pace=computer_pace,
             turn_seconds=turn_seconds,
+            watchable=watchable,
             **core.committed_dice(seed),
         )
         now = timezone.now()
@@ -250,6 +252,8 @@ def play_again(code: str, viewer: Viewer) -> Game:
             again_by=presser,
             computer_pace=game.computer_pace,
             turn_seconds=game.turn_seconds,
+            watchable=game.watchable,
+            quick_play=game.quick_play,  # strangers still
             **core.committed_dice(),
         )
         now = timezone.now()

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import get_language_info, gettext
 from django.views import i18n
 
-from games import rules, services
+from games import rules, services, watching
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES, NewGameForm
 from games.models import BOT_LEVELS, Game
@@ -40,7 +40,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def home_context(request: HttpRequest, form: NewGameForm) -> dict:
     """The home page's, with ``form``: its form, the games this browser is playing,
     the daily challenge."""
-    return {"form": form, "in_progress": in_progress(viewer_looking(request)), **_choices(request)}
+    return {
+        "form": form,
+        "in_progress": in_progress(viewer_looking(request)),
+        # one game being played that anyone may watch, the latest started
+        "watch_one": watching.rows(list(watching.listed()[:1])),
+        **_choices(request),
+    }
 
 
 def _choices(request: HttpRequest) -> dict:
@@ -89,6 +95,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
             coach=data["coach"],
             computer_pace=data["computer_pace"],
             turn_seconds=data["turn_seconds"],
+            watchable=data["watchable"],
         )
     except ActionError as error:
         form.add_error(None, str(error.message))

@@ -4,11 +4,13 @@ take the computer instead, or leave."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import score_first_option, screenshot
 from tests.e2e.test_accessibility_audit import blocking_violations
 from tests.servers import Server
 
@@ -131,3 +133,28 @@ def test_the_waiting_page_has_no_serious_accessibility_violation(
         ann.set_viewport_size({"width": width, "height": 800})
         found += [f"{width} px: {v}" for v in blocking_violations(ann)]
     assert not found, "\n".join(found)
+
+
+def test_a_watcher_sees_a_quick_game_listed_live_and_watches_it(new_page, site: Server) -> None:
+    watcher: Page = new_page()
+    watcher.goto(site.url + "/watch/")
+    expect(watcher.get_by_text("No game to watch just now")).to_be_visible()
+
+    ann: Page = new_page()
+    press(ann, site, "Ann")
+    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    ben: Page = new_page()
+    press(ben, site, "Ben")
+    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+
+    game = watcher.locator(".watch-list li")
+    expect(game).to_contain_text("Scandinavian Yatzy")  # listed as it started, unasked
+    expect(game).to_contain_text("Round 1 of 15")
+    for player, other in ((ann, "Ben"), (ben, "Ann")):
+        player.get_by_role("button", name="Roll").click()
+        score_first_option(player)
+        expect(player.get_by_role("status").first).to_contain_text(f"{other}'s turn.")
+    expect(game).to_contain_text("Round 2 of 15")  # live, as they play
+    watcher.get_by_role("link", name=re.compile("^Watch Scandinavian Yatzy")).click()
+    expect(watcher.get_by_role("status").first).to_contain_text("Ann's turn.")
+    expect(watcher.get_by_role("button", name="Roll")).to_be_hidden()  # watching only

@@ -1,0 +1,152 @@
+"""The games anyone may watch: which (``listed``), as the Watch page lists them (``rows``),
+and the list pushed to every Watch page as it changes (``changed``).
+
+Listed are the games being played that their players made open to anyone: quick play's
+(strangers paired by the site) and those whose host chose "Anyone may watch"
+(``Game.watchable``, off by default). The "public" option is another thing: whether a
+finished game shows in the history.
+
+A move at a listed table changes the list (its leading score, its round; a game that
+starts or ends comes or goes). The process that committed it renders the list, once per
+language, at most once a ``PUSH_EVERY`` whatever the number of moves, and sends those
+bytes to every Watch page's socket, in every process (``LIST_GROUP``): each socket sends
+its page's language and neither reads nor renders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import logging
+import threading
+import time
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db.models import Q, QuerySet
+from django.dispatch import receiver
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from games import broadcast
+from games.forms import RULESET_CHOICES
+from games.models import Game
+from games.scorecard import column_heads
+from games.tableview import seat_names
+
+LIST_GROUP = "watch.list"
+MOST = 50  # games a list shows, the latest started first
+PUSH_EVERY = 0.5  # seconds: the list a move changed is pushed within this
+RULESET_NAMES = dict(RULESET_CHOICES)
+
+log = logging.getLogger(__name__)
+# When the push now scheduled was scheduled (None: none is): the changes meanwhile wait
+# for it. One older than LOST_AFTER was lost with its loop (a server stopping) and is
+# scheduled again.
+_pending: list[float | None] = [None]
+_pending_lock = threading.Lock()
+LOST_AFTER = 10.0
+
+
+def open_to_anyone() -> Q:
+    return Q(quick_play=True) | Q(watchable=True)
+
+
+def listed() -> QuerySet[Game]:
+    """The games being played that anyone may watch, the latest started first."""
+    games = Game.objects.filter(open_to_anyone(), status=Game.Status.PLAYING)
+    return games.order_by("-started_at", "-id").prefetch_related("seats")[:MOST]
+
+
+def rows(games: list[Game]) -> list[dict]:
+    """What the list says of each game, in the active language: its rules, its
+    scorecards with their totals, the leader first, its round, and the way in."""
+    found = []
+    for game in games:
+        state = game.started_state()
+        heads = column_heads(state, seat_names(game))
+        ranking = state.ranking()
+        found.append(
+            {
+                "url": reverse("table", args=[game.code]),
+                "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
+                "scores": [
+                    {"name": heads[index], "total": total, "leads": rank == 1}
+                    for rank, index, total in ranking
+                ],
+                "round": min(state.round + 1, state.rounds),
+                "rounds": state.rounds,
+            }
+        )
+    return found
+
+
+def render_list(games: list[Game]) -> str:
+    """The list of ``games`` (``templates/games/watch.html#games``), in the active language."""
+    return render_to_string("games/watch.html#games", {"rows": rows(games)})
+
+
+def rendered() -> dict[str, str]:
+    """The list as it is now, in every language of the site."""
+    games = list(listed())
+    lists = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            lists[language] = render_list(games)
+    return lists
+
+
+def push() -> None:
+    """Read and render the list, and send it to every Watch page (from a thread)."""
+    with _pending_lock:
+        _pending[0] = None  # a change from now on is read by the next push
+    try:
+        message = {"type": "watch.list", "lists": rendered()}
+    except Exception:  # the next change pushes again
+        log.exception("the list of games to watch was not rendered")
+        return
+    broadcast.send_to_group(LIST_GROUP, message, "the list of games to watch")
+
+
+def changed() -> None:
+    """A listed game changed: push the list soon, once for all the changes meanwhile. On
+    a server, from its loop after ``PUSH_EVERY``; elsewhere (a command, a test without a
+    server), now."""
+    now = time.monotonic()
+    with _pending_lock:
+        scheduled = _pending[0]
+        if scheduled is not None and now - scheduled < LOST_AFTER:
+            return  # a push is on its way, and will read this change
+        _pending[0] = now
+    loop = broadcast.server_loop()
+    if loop is None:
+        push()
+        return
+    # in a context of its own, as broadcast.presence_changed's: the calling thread's
+    # asgiref markers would make the push's trip to the thread look nested in its own
+    later = functools.partial(
+        loop.call_later, PUSH_EVERY, _push_from_loop, context=contextvars.Context()
+    )
+    try:
+        loop.call_soon_threadsafe(later)
+    except RuntimeError:  # the loop closed meanwhile: the server is stopping
+        with _pending_lock:
+            _pending[0] = None
+
+
+def _push_from_loop() -> None:
+    task = asyncio.get_running_loop().create_task(database_sync_to_async(push)())
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+_tasks: set[asyncio.Task] = set()
+
+
+@receiver(broadcast.table_changed)
+def on_table_changed(sender: object, code: str, version: int, game: Game | None, **kwargs) -> None:
+    """A move committed: a listed game's changes the list."""
+    if game is not None and (game.quick_play or game.watchable):
+        changed()
