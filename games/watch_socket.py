@@ -39,9 +39,9 @@ class WatchConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(watching.LIST_GROUP, self.channel_name)
 
     async def watch_list(self, event: dict) -> None:
-        games = event["lists"].get(self.language)
-        if games is not None:
-            await self.send_games(games)
+        message = event["lists"].get(self.language)
+        if message is not None:
+            await self.send(text_data=message)
 
     async def send_games(self, games: str) -> None:
         await self.send(text_data=json.dumps({"games": games}))

@@ -8,7 +8,8 @@ finished game shows in the history.
 
 A move at a listed table changes the list (its leading score, its round; a game that
 starts or ends comes or goes). The process that committed it renders the list, once per
-language, at most once a ``PUSH_EVERY`` whatever the number of moves, and sends those
+language, at once and then at most once a ``PUSH_EVERY`` whatever the number of moves,
+and sends those
 bytes to every Watch page's socket, in every process (``LIST_GROUP``): each socket sends
 its page's language and neither reads nor renders.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import json
 import logging
 import threading
 import time
@@ -38,7 +40,7 @@ from games.tableview import seat_names
 
 LIST_GROUP = "watch.list"
 MOST = 50  # games a list shows, the latest started first
-PUSH_EVERY = 0.5  # seconds: the list a move changed is pushed within this
+PUSH_EVERY = 0.5  # seconds: at most one push in this long, the first change at once
 RULESET_NAMES = dict(RULESET_CHOICES)
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,7 @@ log = logging.getLogger(__name__)
 # for it. One older than LOST_AFTER was lost with its loop (a server stopping) and is
 # scheduled again.
 _pending: list[float | None] = [None]
+_last_push = [-PUSH_EVERY]  # when the last push began (time.monotonic)
 _pending_lock = threading.Lock()
 LOST_AFTER = 10.0
 
@@ -89,12 +92,13 @@ def render_list(games: list[Game]) -> str:
 
 
 def rendered() -> dict[str, str]:
-    """The list as it is now, in every language of the site."""
+    """The list as it is now, in every language of the site, each as the message a
+    Watch page's socket sends (``{"games": html}``, encoded once for all of them)."""
     games = list(listed())
     lists = {}
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            lists[language] = render_list(games)
+            lists[language] = json.dumps({"games": render_list(games)})
     return lists
 
 
@@ -102,6 +106,7 @@ def push() -> None:
     """Read and render the list, and send it to every Watch page (from a thread)."""
     with _pending_lock:
         _pending[0] = None  # a change from now on is read by the next push
+        _last_push[0] = time.monotonic()
     try:
         message = {"type": "watch.list", "lists": rendered()}
     except Exception:  # the next change pushes again
@@ -111,24 +116,23 @@ def push() -> None:
 
 
 def changed() -> None:
-    """A listed game changed: push the list soon, once for all the changes meanwhile. On
-    a server, from its loop after ``PUSH_EVERY``; elsewhere (a command, a test without a
-    server), now."""
+    """A listed game changed: push the list, now if none was pushed in the last
+    ``PUSH_EVERY``, else once that has passed, once for all the changes meanwhile. On a
+    server, from its loop; elsewhere (a command, a test without a server), now."""
     now = time.monotonic()
     with _pending_lock:
         scheduled = _pending[0]
         if scheduled is not None and now - scheduled < LOST_AFTER:
             return  # a push is on its way, and will read this change
         _pending[0] = now
+        wait = max(0.0, _last_push[0] + PUSH_EVERY - now)
     loop = broadcast.server_loop()
     if loop is None:
         push()
         return
     # in a context of its own, as broadcast.presence_changed's: the calling thread's
     # asgiref markers would make the push's trip to the thread look nested in its own
-    later = functools.partial(
-        loop.call_later, PUSH_EVERY, _push_from_loop, context=contextvars.Context()
-    )
+    later = functools.partial(loop.call_later, wait, _push_from_loop, context=contextvars.Context())
     try:
         loop.call_soon_threadsafe(later)
     except RuntimeError:  # the loop closed meanwhile: the server is stopping

@@ -1,4 +1,4 @@
-"""The quick play benchmark runs and prints its figures (a short run: no timing is
+"""The quick play and Watch page benchmarks run and print their figures (a short run: no timing is
 asserted, the figures are for people to read; docs/performance.md)."""
 
 from __future__ import annotations
@@ -20,3 +20,11 @@ def test_the_quick_play_benchmark_seats_a_small_crowd_and_prints_its_figures() -
     assert re.search(r"told of its table .*: p50 [\d.]+ ms, p99 [\d.]+ ms", out)
     assert re.search(r"CPU over the run: [\d.]+ s, [\d.]+ ms a pairing", out)
     assert "ok   everyone seated, in twos, nobody twice" in out
+
+
+def test_the_watchers_benchmark_counts_lists_on_every_page_and_prints_its_figures() -> None:
+    out = run_bench("bench.watchers", "--pages", "6", "--rounds", "2", env=without_services())
+
+    assert "6 Watch pages, 1 server process(es), 2 rounds played" in out
+    assert re.search(r"a round's end on every page's list: p50 [\d.]+ ms, max [\d.]+ ms", out)
+    assert re.search(r"^(ok  |MISS) every list has a change within 1 s", out, re.M)

@@ -1,0 +1,165 @@
+"""The Watch page under a crowd: 500 pages hold its socket open while a table anyone may
+watch plays; after each round, how long until every page has the list that shows it
+(the list is pushed at most every half second, rendered once per language, the same
+bytes to every page: docs/architecture.md, "Watch").
+
+One server (the embedded default), or, with DATABASE_URL and REDIS_URL set, two named
+processes on PostgreSQL and Redis, the pages spread over both and the table's moves
+made on the first. The limits are off: every page comes from one address.
+
+    .venv/bin/python -m bench.watchers                 # 500 pages, 10 rounds
+    .venv/bin/python -m bench.watchers --pages 50 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import time
+
+import websockets
+
+from bench import procstat, scenarios
+from bench.clients import Browser
+from bench.quickplay import site_servers
+from bench.stats import summary_ms
+
+WITHIN_S = 1.0  # every list has a change within this (issue 48)
+CATEGORIES = [
+    *("ones", "twos", "threes", "fours", "fives", "sixes", "one_pair", "two_pairs"),
+    *("three_of_a_kind", "four_of_a_kind", "small_straight", "large_straight", "full_house"),
+    *("chance", "yatzy"),
+]
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="The Watch page's list under a crowd.")
+    parser.add_argument("--pages", type=int, default=500, help="Watch pages open")
+    parser.add_argument(
+        "--rounds", type=int, default=10, help="rounds the table plays (14 at most)"
+    )
+    return parser.parse_args(argv)
+
+
+class Page:
+    """A Watch page's socket: the last list it was sent, and when."""
+
+    def __init__(self) -> None:
+        self.games = ""
+        self.changed = asyncio.Event()
+        self.lists = 0
+
+    async def hold(self, url: str, origin: str, ready: asyncio.Event) -> None:
+        async with websockets.connect(
+            url, additional_headers={"Origin": origin}, open_timeout=120, max_size=None
+        ) as socket:
+            async for message in socket:
+                self.games = json.loads(message)["games"]
+                self.lists += 1
+                self.changed.set()
+                if self.lists == 1:
+                    ready.set()
+
+
+async def all_show(pages: list[Page], text: str, timeout: float) -> float:
+    """Until every page's list shows ``text``: when the last one did."""
+    deadline = time.monotonic() + timeout
+    for page in pages:
+        while text not in page.games:
+            page.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"a Watch page never showed {text!r}")
+            await asyncio.wait_for(page.changed.wait(), left)
+    return time.monotonic()
+
+
+async def run(args: argparse.Namespace, var_dir: str) -> dict:
+    servers = [server.start() for server in site_servers(var_dir)]
+    pages = [Page() for _ in range(args.pages)]
+    tasks: list[asyncio.Task] = []
+    try:
+        for number, page in enumerate(pages):
+            server = servers[number % len(servers)]
+            ready = asyncio.Event()
+            tasks.append(
+                asyncio.create_task(page.hold(server.ws_url + "/ws/watch/", server.url, ready))
+            )
+            await asyncio.wait_for(ready.wait(), 120)
+            if number % 50 == 0:
+                print(f"\r[watchers] {number} pages open", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        host = Browser(servers[0].url, servers[0].ws_url)
+        await host.get("/")
+        new = {"name": "Ann", "ruleset": "yatzy", "players": "Ben", "invites": "0"}
+        new |= {"teams": "0", "upper_bonus": "50", "watchable": "on"}
+        created = await host.http.post(
+            "/games/new/",
+            {**new, "csrfmiddlewaretoken": host.http.cookies["csrftoken"]},
+            {"Origin": host.base_url, "Referer": host.base_url + "/"},
+        )
+        code = created.headers["location"].split("/")[2]
+        await all_show(pages, "Round 1 of 15", 30)
+        version = int(VERSION.search((await host.get(f"/g/{code}/")).text).group(1))
+        cpu_before = sum(procstat.cpu_seconds(server.pid) for server in servers)
+        took = []
+        for turn in range(2 * args.rounds):
+            category = CATEGORIES[turn // 2]
+            answer = await host.post(f"/g/{code}/roll/", {"version": str(version)})
+            version = int(VERSION.search(answer.text).group(1))
+            data = {"version": str(version), "category": category, "confirm": "1"}
+            answer = await host.post(f"/g/{code}/score/", data)
+            version = int(VERSION.search(answer.text).group(1))
+            if turn % 2 == 1:  # a round done: the list says the next
+                answered = time.monotonic()
+                shown = await all_show(pages, f"Round {turn // 2 + 2} of 15", 60)
+                took.append(shown - answered)
+                print(f"\r[watchers] round {turn // 2 + 1}", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        cpu = sum(procstat.cpu_seconds(server.pid) for server in servers) - cpu_before
+        await host.close()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for server in servers:
+            server.stop()
+    return {
+        "pages": args.pages,
+        "processes": len(servers),
+        "rounds": args.rounds,
+        "every_page_ms": summary_ms(took),
+        "lists_per_page": round(sum(page.lists for page in pages) / len(pages), 1),
+        "server_cpu_s": round(cpu, 2),
+    }
+
+
+def print_report(figures: dict) -> None:
+    shown = figures["every_page_ms"]
+    print(
+        f"{figures['pages']} Watch pages, {figures['processes']} server process(es),"
+        f" {figures['rounds']} rounds played"
+    )
+    print(
+        f"  a round's end on every page's list: p50 {shown['p50']} ms, max {shown['max']} ms"
+        f" ({figures['lists_per_page']} lists a page in all)"
+    )
+    print(f"  the server's CPU over the rounds: {figures['server_cpu_s']} s")
+    ok = shown["max"] <= 1000 * WITHIN_S
+    print(f"{'ok  ' if ok else 'MISS'} every list has a change within {WITHIN_S:g} s")
+
+
+async def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    with scenarios.fresh_site("yatzy-watchers-") as var_dir:
+        figures = await run(args, var_dir)
+    print_report(figures)
+    return figures
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
