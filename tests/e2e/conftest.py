@@ -7,6 +7,11 @@ where a missing browser fails the run.
 Every wait is for a condition, bounded by YATZY_E2E_TIMEOUT_S (30 s unless set): on a
 busy machine a page takes seconds where it takes milliseconds on an idle one, and a
 bound that short failed tests that were right. A test that fails still fails, later.
+
+Screenshots, to be looked at (a layout bug hides from assertions), are saved to
+var/screenshots/ with YATZY_SCREENSHOTS=1 only: a full page's PNG costs a busy
+machine's CPU, some 300 of them a run. A failed test saves its open pages' there
+whatever the variable says (``failed-<test>-<n>.png``), and says so in its report.
 """
 
 from __future__ import annotations
@@ -20,13 +25,14 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.servers import Server, database_url_of_this_run
 from tests.waits import WAIT_S
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+TAKE_SCREENSHOTS = os.environ.get("YATZY_SCREENSHOTS", "") not in ("", "0")
 
 
 # How long any wait for a page (an expectation, a click, a navigation) may take.
@@ -42,10 +48,33 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # "url: message", until ``no_script_error`` takes it at the end of the test.
 SCRIPT_ERRORS: list[str] = []
 
+# Every page the test opened, for the screenshots of a failed test
+PAGES: list[Page] = []
+
 
 def watch_page(page: Page) -> None:
-    """Keep ``page``'s uncaught script errors in ``SCRIPT_ERRORS``."""
+    """Keep ``page``'s uncaught script errors in ``SCRIPT_ERRORS``, and the page in
+    ``PAGES``."""
     page.on("pageerror", lambda error: SCRIPT_ERRORS.append(f"{page.url}: {error}"))
+    PAGES.append(page)
+
+
+def screenshots_of_a_failure(item: pytest.Item) -> list[str]:
+    """Save every page the failed test still has open; where each went."""
+    saved = []
+    name = re.sub(r"[^\w.-]+", "-", item.name)
+    for number, page in enumerate(PAGES):
+        if page.is_closed():
+            continue
+        path = SHOTS / f"failed-{name}-{number}.png"
+        try:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(path), full_page=True, timeout=5_000)
+        except Exception as error:  # a page that cannot be drawn says why, and no more
+            saved.append(f"{page.url}: no screenshot ({error})")
+        else:
+            saved.append(f"{page.url}: {path}")
+    return saved
 
 
 # The requests each context of the test has made and not had answered, by Playwright's
@@ -79,8 +108,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         server = getattr(item, "funcargs", {}).get("site")
         if isinstance(server, Server):
             report.sections.append(("the site's log, its end", server.log_tail()))
+        if report.when == "call":
+            shots = screenshots_of_a_failure(item)
+            report.sections.append(("screenshots of its pages", "\n".join(shots) or "none"))
     if report.when == "teardown":
         IN_FLIGHT.clear()
+        PAGES.clear()
     return report
 
 
@@ -195,9 +228,16 @@ def new_page(browser: object, site: Server, transactional_db: None):
         context.close()
 
 
-def screenshot(page: object, name: str) -> None:
+def screenshot(shown: Page | Locator, name: str, full_page: bool = True) -> None:
+    """Save a page (the whole of it, or what the window shows) or an element as
+    var/screenshots/<name>.png, with YATZY_SCREENSHOTS=1 (the module's docstring)."""
+    if not TAKE_SCREENSHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    if isinstance(shown, Page):
+        shown.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    else:
+        shown.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def score_first_option(page: object) -> None:

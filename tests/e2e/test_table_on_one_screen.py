@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import SHOTS, more_options, score_first_option, serve_site
+from tests.e2e.conftest import more_options, score_first_option, screenshot, serve_site
 from tests.e2e.test_layout import sit_at_a_table
 from tests.e2e.test_remote import alice_and_bob_at_the_table
 from tests.e2e.test_turn_timer_skip import thirty_second_turns
@@ -72,8 +72,8 @@ def test_after_a_roll_the_dice_roll_and_every_row_of_the_card_are_in_the_window(
     card = box_of(page.locator(".scorecard"))
     assert dice["x"] + dice["width"] <= card["x"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    SHOTS.mkdir(parents=True, exist_ok=True)  # the window, as the player sees it
-    page.screenshot(path=str(SHOTS / f"one-screen-{ruleset}-{players}-{width}x{height}.png"))
+    # the window, as the player sees it
+    screenshot(page, f"one-screen-{ruleset}-{players}-{width}x{height}", full_page=False)
 
 
 @pytest.mark.parametrize("ruleset", ["yatzy", "yahtzee"])
