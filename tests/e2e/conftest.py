@@ -33,6 +33,8 @@ from tests.waits import WAIT_S
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("YATZY_SCREENSHOTS", "") not in ("", "0")
+# The turn timer the test servers offer beside the real ones (YATZY_TEST_TURN_TIMER_S)
+SHORT_TURN_S = 10
 
 
 # How long any wait for a page (an expectation, a click, a navigation) may take.
@@ -127,9 +129,11 @@ class WatchedBrowser:
 
     def new_context(self, **options: Any) -> BrowserContext:
         # The site's service worker only where a test asks for it (test_offline.py):
-        # in four full runs under -n 2 a page load just after a change of language
-        # (whose worker replaces the last language's) waited 30 s for nothing, once in
-        # three of them; the offline page's own tests keep it and say whether it works.
+        # each new context would install it again (the offline page in five languages,
+        # the CSS, the icons), for nothing the test looks at. (It was left out first for
+        # a page load just after a change of language, which waited 30 s for the new
+        # language's worker taking over, once in three full runs; there is one worker
+        # for every language since.)
         options.setdefault("service_workers", "block")
         context = self.browser.new_context(**options)
         context.on("page", watch_page)
@@ -181,8 +185,14 @@ def serve_site(django_db_blocker: object, **env: str) -> Server:
             database = f"sqlite:///{connection.settings_dict['NAME']}"
         else:
             database = database_url_of_this_run()
-    # computer players step every 0.2 s here (0.9 s on a real table) to keep the run short
-    defaults = {"DATABASE_URL": database, "LOG_LEVEL": "WARNING", "YATZY_BOT_DELAY_MS": "200"}
+    # computer players step every 0.2 s here (0.9 s on a real table), and a turn timer
+    # of 10 s is offered beside the real ones (30 s and up), to keep the run short
+    defaults = {
+        "DATABASE_URL": database,
+        "LOG_LEVEL": "WARNING",
+        "YATZY_BOT_DELAY_MS": "200",
+        "YATZY_TEST_TURN_TIMER_S": str(SHORT_TURN_S),
+    }
     return Server({**defaults, **env}).start()
 
 

@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 from tests.e2e.conftest import more_options, score_first_option, screenshot, serve_site
 from tests.e2e.test_layout import sit_at_a_table
 from tests.e2e.test_remote import alice_and_bob_at_the_table
-from tests.e2e.test_turn_timer_skip import thirty_second_turns
+from tests.e2e.test_turn_timer_skip import timed_turns
 from tests.servers import Server
 
 
@@ -176,7 +176,7 @@ def test_the_bar_says_the_computer_is_thinking_at_its_turn(
 
 def test_the_bar_shows_the_turns_time_left(new_page, site: Server) -> None:
     page: Page = new_page(375, 667)
-    thirty_second_turns(page, site)
+    timed_turns(page, site)
     timer = page.locator(".dice-area").get_by_role("timer")
     expect(timer).to_contain_text("Time left for this turn: 0:")
     expect(timer).to_be_in_viewport(ratio=1)
