@@ -193,7 +193,9 @@ def serve_site(django_db_blocker: object, **env: str) -> Server:
         "YATZY_BOT_DELAY_MS": "200",
         "YATZY_TEST_TURN_TIMER_S": str(SHORT_TURN_S),
     }
-    return Server({**defaults, **env}).start()
+    # (the start, Django's imports and the first /healthz, took over 30 s on a 2-core
+    # machine at a load of 15: a server is given twice a page's wait)
+    return Server({**defaults, **env}).start(timeout=2 * WAIT_S)
 
 
 @pytest.fixture(scope="session")
