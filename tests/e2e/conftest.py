@@ -19,17 +19,20 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from games.models import Game
 from tests.servers import Server, database_url_of_this_run
 from tests.waits import WAIT_S
 
+T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 TAKE_SCREENSHOTS = os.environ.get("YATZY_SCREENSHOTS", "") not in ("", "0")
@@ -272,6 +275,50 @@ def score_first_option(page: object) -> None:
     if confirm.count():
         confirm.click()
     expect(scored).to_be_attached()
+
+
+def in_a_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a thread of its own, its connections closed after (Playwright's
+    event loop runs in the test's thread, where Django's database calls may not)."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
+
+
+def play_turns_over_http(site: Server, players: dict[int, Page], code: str, turns: int) -> int:
+    """Play ``turns`` turns of game ``code``, each player rolling once and scoring in
+    their first open category, by the moves the table's buttons send (htmx's POSTs, the
+    CSRF token with them), sent from the browser context of the player to move
+    (``players``, by player index) without clicking: for a test whose point comes after
+    those turns. The open pages hear each move from the server as after a click;
+    clicking through whole games is tested in test_hot_seat.py and test_remote.py.
+    Returns the game's version after the last move: a page showing it has heard them all
+    (``#table[data-version]``)."""
+
+    def state() -> tuple[int, int, str]:
+        game = Game.objects.get(code=code)
+        now = game.engine_state()
+        return game.version, now.current_player, now.open_categories(now.current_index)[0]
+
+    def post(page: Page, move: str, form: dict[str, str | int]) -> None:
+        token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+        headers = {"HX-Request": "true", "X-CSRFToken": token}
+        answer = page.request.post(f"{site.url}/g/{code}/{move}/", form=form, headers=headers)
+        assert answer.ok, (move, answer.status, answer.text()[:500])
+
+    for _turn in range(turns):
+        version, player, _category = in_a_thread(state)
+        post(players[player], "roll", {"version": version})
+        version, player, category = in_a_thread(state)
+        form = {"version": version, "category": category, "confirm": "1"}
+        post(players[player], "score", form)
+    return in_a_thread(lambda: Game.objects.get(code=code).version)
 
 
 def more_options(page: object) -> None:
