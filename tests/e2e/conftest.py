@@ -208,7 +208,10 @@ def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
     server.stop()
 
 
-@pytest.fixture
+# The servers of other settings are kept for the run (or the module) as ``site`` is: a
+# server's start is seconds of a busy machine's CPU, and it keeps nothing of a test that
+# another test meets (each test's games, browsers and sockets are its own).
+@pytest.fixture(scope="session")
 def impatient_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
     """The site where the player to move may be skipped after 2 s away, not 30."""
     server = serve_site(django_db_blocker, YATZY_AWAY_BEFORE_SKIP_S="2")

@@ -18,7 +18,7 @@ from tests.servers import Server
 WS = re.compile(r"/ws/g/")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def strict_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
     """The site where a page must say within 1 s what it read, and a browser may keep
     one socket open."""
