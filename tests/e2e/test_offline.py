@@ -1,6 +1,6 @@
 """The site on a phone's home screen: its manifest, its service worker, and the offline
 page that worker shows in place of any page, a table's included, while the network is
-gone. Screenshots of the offline page: var/screenshots/offline-*.png."""
+gone. Screenshots of the offline page (YATZY_SCREENSHOTS=1): var/screenshots/offline-*.png."""
 
 from __future__ import annotations
 
