@@ -143,6 +143,7 @@ def test_the_skill_table_fades_at_its_edge_while_more_of_it_is_out_of_sight(
         assert not scroller.evaluate(FADED)
         return
     page.wait_for_function(f"() => ({FADED})(document.querySelector('.skill .scorecard-scroll'))")
+    scroller.scroll_into_view_if_needed()  # down to it, as a reader scrolls
     screenshot(scroller, "review-skill-faded-375")
     # its caption, which stays in view, keeps clear of the fade (its last words faded)
     assert scroller.evaluate(CAPTION_CLEAR_OF_THE_FADE)
