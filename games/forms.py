@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from django import forms
-from django.utils.translation import gettext
+from django.conf import settings
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
@@ -32,6 +33,14 @@ WAYS = {
     "computer": _("Play the computer"),  # a computer player, at the level chosen
     "together": _("Pass and play"),  # the players named, at this screen
 }
+
+
+TURN_TIMERS = [
+    (0, _("No timer")),
+    (30, _("30 seconds")),
+    (60, _("60 seconds")),
+    (120, _("120 seconds")),
+]
 
 
 class NewGameForm(forms.Form):
@@ -91,12 +100,7 @@ class NewGameForm(forms.Form):
     turn_seconds = forms.TypedChoiceField(
         label=_("Turn timer"),
         help_text=_("When a player's time runs out, their turn is skipped: 0 in a category."),
-        choices=[
-            (0, _("No timer")),
-            (30, _("30 seconds")),
-            (60, _("60 seconds")),
-            (120, _("120 seconds")),
-        ],
+        choices=TURN_TIMERS,
         coerce=int,
         initial=0,
         required=False,
@@ -160,6 +164,13 @@ class NewGameForm(forms.Form):
         required=False,
     )
     way = forms.ChoiceField(choices=[("", ""), *WAYS.items()], required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if seconds := settings.YATZY_TEST_TURN_TIMER:  # a test server's (settings.py)
+            label = ngettext("%(seconds)d second a turn", "%(seconds)d seconds a turn", seconds)
+            timer = cast(forms.TypedChoiceField, self.fields["turn_seconds"])
+            timer.choices = [*TURN_TIMERS, (seconds, label % {"seconds": seconds})]
 
     def clean(self) -> dict[str, Any]:
         super().clean()

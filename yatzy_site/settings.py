@@ -348,6 +348,13 @@ YATZY_AWAY_BEFORE_SKIP = env_int("YATZY_AWAY_BEFORE_SKIP_S", 30)
 if YATZY_AWAY_BEFORE_SKIP < 0:
     raise ImproperlyConfigured("YATZY_AWAY_BEFORE_SKIP_S must be 0 or more seconds.")
 
+# For the browser tests only (tests/e2e/test_turn_timer_skip.py): a turn timer of this
+# many seconds is offered beside the real ones (30 s and up), so that a test sees a
+# turn's time run out without waiting half a minute. 0 (unset): none; leave it so.
+YATZY_TEST_TURN_TIMER = env_int("YATZY_TEST_TURN_TIMER_S", 0)
+if YATZY_TEST_TURN_TIMER < 0:
+    raise ImproperlyConfigured("YATZY_TEST_TURN_TIMER_S must be 0 or more seconds.")
+
 # The site's clock runs this many seconds ahead of the machine's (behind, if negative):
 # which day's challenge is on, and whether a day's dice seed is revealed, turn on it
 # (games/clock.py). For trying a day's end by hand; leave unset on a real site.

@@ -2,10 +2,11 @@
 is gone: the web app manifest, the service worker and the offline page it shows.
 
 The manifest and the offline page are each one per language, at an address that names
-it (``/manifest/fi.webmanifest``, ``/offline/fi/``): the page links those of its own
-language. The service worker (``/sw.js?language=fi``) keeps that language's offline
-page, with the CSS and the icon it shows, and nothing else: no table, no move. A new
-language registers a worker of its own, which adds that language's page."""
+it (``/manifest/fi.webmanifest``, ``/offline/fi/``): the page links the manifest of its
+own language. The service worker (``/sw.js``) is one for every language: it keeps the
+offline page in each, with the CSS and the icons it shows, and nothing else (no table,
+no move), and shows the one of the language of the last page the site sent. A change
+of language installs no new worker: the script is the same in every language."""
 
 from __future__ import annotations
 
@@ -102,16 +103,14 @@ def offline(request: HttpRequest, language: str) -> HttpResponse:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The worker for the page's language (``?language=``; the request's own if it
-    names none the site speaks)."""
-    language = request.GET.get("language", "")
-    if language not in dict(settings.LANGUAGES):
-        language = translation.get_language()
-    offline_url = reverse("offline", args=[language])
+    """The worker, the same script whatever language the request is in."""
+    offline_pages = {code: reverse("offline", args=[code]) for code, _name in settings.LANGUAGES}
+    kept = [*offline_pages.values(), *(static(name) for name in OFFLINE_PAGE_NEEDS)]
     context = {
         "cache": json.dumps(cache_name()),
-        "offline_page": json.dumps(offline_url),
-        "precached": json.dumps([offline_url, *(static(name) for name in OFFLINE_PAGE_NEEDS)]),
+        "offline_pages": json.dumps(offline_pages),
+        "default_language": json.dumps(settings.LANGUAGE_CODE),
+        "precached": json.dumps(kept),
     }
     response = render(request, "sw.js", context, content_type="application/javascript")
     # a deploy's new worker is found at the next page the browser loads

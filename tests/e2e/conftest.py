@@ -7,6 +7,11 @@ where a missing browser fails the run.
 Every wait is for a condition, bounded by YATZY_E2E_TIMEOUT_S (30 s unless set): on a
 busy machine a page takes seconds where it takes milliseconds on an idle one, and a
 bound that short failed tests that were right. A test that fails still fails, later.
+
+Screenshots, to be looked at (a layout bug hides from assertions), are saved to
+var/screenshots/ with YATZY_SCREENSHOTS=1 only: a full page's PNG costs a busy
+machine's CPU, some 300 of them a run. A failed test saves its open pages' there
+whatever the variable says (``failed-<test>-<n>.png``), and says so in its report.
 """
 
 from __future__ import annotations
@@ -14,19 +19,25 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
-from django.db import connection
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from django.db import connection, connections
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from games.models import Game
 from tests.servers import Server, database_url_of_this_run
 from tests.waits import WAIT_S
 
+T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+TAKE_SCREENSHOTS = os.environ.get("YATZY_SCREENSHOTS", "") not in ("", "0")
+# The turn timer the test servers offer beside the real ones (YATZY_TEST_TURN_TIMER_S)
+SHORT_TURN_S = 10
 
 
 # How long any wait for a page (an expectation, a click, a navigation) may take.
@@ -42,10 +53,33 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # "url: message", until ``no_script_error`` takes it at the end of the test.
 SCRIPT_ERRORS: list[str] = []
 
+# Every page the test opened, for the screenshots of a failed test
+PAGES: list[Page] = []
+
 
 def watch_page(page: Page) -> None:
-    """Keep ``page``'s uncaught script errors in ``SCRIPT_ERRORS``."""
+    """Keep ``page``'s uncaught script errors in ``SCRIPT_ERRORS``, and the page in
+    ``PAGES``."""
     page.on("pageerror", lambda error: SCRIPT_ERRORS.append(f"{page.url}: {error}"))
+    PAGES.append(page)
+
+
+def screenshots_of_a_failure(item: pytest.Item) -> list[str]:
+    """Save every page the failed test still has open; where each went."""
+    saved = []
+    name = re.sub(r"[^\w.-]+", "-", item.name)
+    for number, page in enumerate(PAGES):
+        if page.is_closed():
+            continue
+        path = SHOTS / f"failed-{name}-{number}.png"
+        try:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(path), full_page=True, timeout=5_000)
+        except Exception as error:  # a page that cannot be drawn says why, and no more
+            saved.append(f"{page.url}: no screenshot ({error})")
+        else:
+            saved.append(f"{page.url}: {path}")
+    return saved
 
 
 # The requests each context of the test has made and not had answered, by Playwright's
@@ -79,8 +113,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         server = getattr(item, "funcargs", {}).get("site")
         if isinstance(server, Server):
             report.sections.append(("the site's log, its end", server.log_tail()))
+        if report.when == "call":
+            shots = screenshots_of_a_failure(item)
+            report.sections.append(("screenshots of its pages", "\n".join(shots) or "none"))
     if report.when == "teardown":
         IN_FLIGHT.clear()
+        PAGES.clear()
     return report
 
 
@@ -94,9 +132,11 @@ class WatchedBrowser:
 
     def new_context(self, **options: Any) -> BrowserContext:
         # The site's service worker only where a test asks for it (test_offline.py):
-        # in four full runs under -n 2 a page load just after a change of language
-        # (whose worker replaces the last language's) waited 30 s for nothing, once in
-        # three of them; the offline page's own tests keep it and say whether it works.
+        # each new context would install it again (the offline page in five languages,
+        # the CSS, the icons), for nothing the test looks at. (It was left out first for
+        # a page load just after a change of language, which waited 30 s for the new
+        # language's worker taking over, once in three full runs; there is one worker
+        # for every language since.)
         options.setdefault("service_workers", "block")
         context = self.browser.new_context(**options)
         context.on("page", watch_page)
@@ -148,9 +188,17 @@ def serve_site(django_db_blocker: object, **env: str) -> Server:
             database = f"sqlite:///{connection.settings_dict['NAME']}"
         else:
             database = database_url_of_this_run()
-    # computer players step every 0.2 s here (0.9 s on a real table) to keep the run short
-    defaults = {"DATABASE_URL": database, "LOG_LEVEL": "WARNING", "YATZY_BOT_DELAY_MS": "200"}
-    return Server({**defaults, **env}).start()
+    # computer players step every 0.2 s here (0.9 s on a real table), and a turn timer
+    # of 10 s is offered beside the real ones (30 s and up), to keep the run short
+    defaults = {
+        "DATABASE_URL": database,
+        "LOG_LEVEL": "WARNING",
+        "YATZY_BOT_DELAY_MS": "200",
+        "YATZY_TEST_TURN_TIMER_S": str(SHORT_TURN_S),
+    }
+    # (the start, Django's imports and the first /healthz, took over 30 s on a 2-core
+    # machine at a load of 15: a server is given twice a page's wait)
+    return Server({**defaults, **env}).start(timeout=2 * WAIT_S)
 
 
 @pytest.fixture(scope="session")
@@ -160,7 +208,10 @@ def site(django_db_setup: None, django_db_blocker: object) -> Iterator[Server]:
     server.stop()
 
 
-@pytest.fixture
+# The servers of other settings are kept for the run (or the module) as ``site`` is: a
+# server's start is seconds of a busy machine's CPU, and it keeps nothing of a test that
+# another test meets (each test's games, browsers and sockets are its own).
+@pytest.fixture(scope="session")
 def impatient_site(django_db_blocker: object, site: Server) -> Iterator[Server]:
     """The site where the player to move may be skipped after 2 s away, not 30."""
     server = serve_site(django_db_blocker, YATZY_AWAY_BEFORE_SKIP_S="2")
@@ -195,9 +246,16 @@ def new_page(browser: object, site: Server, transactional_db: None):
         context.close()
 
 
-def screenshot(page: object, name: str) -> None:
+def screenshot(shown: Page | Locator, name: str, full_page: bool = True) -> None:
+    """Save a page (the whole of it, or what the window shows) or an element as
+    var/screenshots/<name>.png, with YATZY_SCREENSHOTS=1 (the module's docstring)."""
+    if not TAKE_SCREENSHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+    if isinstance(shown, Page):
+        shown.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    else:
+        shown.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def score_first_option(page: object) -> None:
@@ -220,6 +278,50 @@ def score_first_option(page: object) -> None:
     if confirm.count():
         confirm.click()
     expect(scored).to_be_attached()
+
+
+def in_a_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a thread of its own, its connections closed after (Playwright's
+    event loop runs in the test's thread, where Django's database calls may not)."""
+
+    def run() -> T:
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
+
+
+def play_turns_over_http(site: Server, players: dict[int, Page], code: str, turns: int) -> int:
+    """Play ``turns`` turns of game ``code``, each player rolling once and scoring in
+    their first open category, by the moves the table's buttons send (htmx's POSTs, the
+    CSRF token with them), sent from the browser context of the player to move
+    (``players``, by player index) without clicking: for a test whose point comes after
+    those turns. The open pages hear each move from the server as after a click;
+    clicking through whole games is tested in test_hot_seat.py and test_remote.py.
+    Returns the game's version after the last move: a page showing it has heard them all
+    (``#table[data-version]``)."""
+
+    def state() -> tuple[int, int, str]:
+        game = Game.objects.get(code=code)
+        now = game.engine_state()
+        return game.version, now.current_player, now.open_categories(now.current_index)[0]
+
+    def post(page: Page, move: str, form: dict[str, str | int]) -> None:
+        token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+        headers = {"HX-Request": "true", "X-CSRFToken": token}
+        answer = page.request.post(f"{site.url}/g/{code}/{move}/", form=form, headers=headers)
+        assert answer.ok, (move, answer.status, answer.text()[:500])
+
+    for _turn in range(turns):
+        version, player, _category = in_a_thread(state)
+        post(players[player], "roll", {"version": version})
+        version, player, category = in_a_thread(state)
+        form = {"version": version, "category": category, "confirm": "1"}
+        post(players[player], "score", form)
+    return in_a_thread(lambda: Game.objects.get(code=code).version)
 
 
 def more_options(page: object) -> None:

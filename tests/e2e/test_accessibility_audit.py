@@ -1,7 +1,11 @@
 """An accessibility audit as a checker sees it: axe-core (bundled by
 axe-playwright-python) run in Chromium over every kind of page, in English and
 Finnish, at a phone's and a desktop's width. No violation of impact "serious" or
-"critical" may be found."""
+"critical" may be found.
+
+Each page is loaded once a language, at the phone's width, and audited there; then the
+window is widened to the desktop's and the page audited again (as in
+test_languages.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.conftest import create_game, play_to_the_end, version
 from tests.e2e.conftest import screenshot
+from tests.e2e.test_languages import next_frame
 from tests.servers import Server
 
 LANGUAGES = ["en", "fi"]
@@ -95,26 +100,29 @@ def blocking_violations(page: Page) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("language", LANGUAGES)
 def test_no_page_has_a_serious_accessibility_violation(
-    new_page, site: Server, pages: Pages, language: str
+    new_page, site: Server, pages: Pages
 ) -> None:
+    """(One test for both languages, which were a test each: the pages are made once.)"""
     found = []
-    for width, whose in itertools.product(WIDTHS, ("alice", "bob")):
-        page: Page = new_page(width, 800)
-        page.context.add_cookies(
-            [
-                {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url},
-                {"name": "sessionid", "value": pages.sessions[whose], "url": site.url},
-            ]
-        )
-        for name, path in pages.paths[whose].items():
+    for whose in ("alice", "bob"):
+        page: Page = new_page(WIDTHS[0], 800)
+        session = {"name": "sessionid", "value": pages.sessions[whose], "url": site.url}
+        page.context.add_cookies([session])
+        for language, (name, path) in itertools.product(LANGUAGES, pages.paths[whose].items()):
+            cookie = {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": site.url}
+            page.context.add_cookies([cookie])
+            page.set_viewport_size({"width": WIDTHS[0], "height": 800})
             page.goto(site.url + path)
             expect(page.locator(f'html[lang="{language}"]')).to_be_attached()
             if name.endswith("turn"):
                 expect(page.locator(".die.held")).to_have_count(1)
             if name == "end":
                 expect(page.locator(".result-panel")).to_be_visible()
-            screenshot(page, f"audit-{language}-{width}-{name}")
-            found += [f"{width} px {name}: {v}" for v in blocking_violations(page)]
+            for width in WIDTHS:
+                if width != WIDTHS[0]:
+                    page.set_viewport_size({"width": width, "height": 800})
+                    next_frame(page)
+                screenshot(page, f"audit-{language}-{width}-{name}")
+                found += [f"{language} {width} px {name}: {v}" for v in blocking_violations(page)]
     assert not found, "\n".join(found)

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
-from django.db import connections
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
@@ -19,26 +17,18 @@ from games.models import Game
 from games.strategy.solver import Variant
 from players.models import Player, Record
 from tests.conftest import solved_tables
-from tests.e2e.conftest import more_options, score_first_option, screenshot
+from tests.e2e.conftest import (
+    in_a_thread,
+    more_options,
+    play_turns_over_http,
+    score_first_option,
+    screenshot,
+)
 from tests.servers import Server
 from tests.waits import eventually
 
 PASSWORD = "dice-tumble-42"
 EARLIER_LOSSES = (31.5, 27.0, 24.25, 29.0)  # four rated games before this one
-
-
-def in_a_thread(work):
-    """``work()`` in a thread of its own, its connections closed after (Playwright's
-    event loop runs in the test's thread)."""
-
-    def run():
-        try:
-            return work()
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result()
 
 
 def earlier_games(username: str) -> None:
@@ -83,17 +73,21 @@ def log_in(page: Page, site: Server) -> None:
 
 
 def play_a_game(page: Page, site: Server) -> str:
-    """A whole game of Scandinavian Yatzy, alone; its code."""
+    """A whole game of Scandinavian Yatzy, alone; its code. Its first 14 turns are the
+    table's moves sent from the page's browser without a click
+    (``play_turns_over_http``), the last is clicked."""
     page.goto(site.url + "/")
     page.get_by_label("Your name").fill("Alice")
     more_options(page)
     page.get_by_role("button", name="Create game").click()
-    for _turn in range(15):
-        page.get_by_role("button", name="Roll").click()
-        expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
-        score_first_option(page)
+    code = re.search(r"/g/([^/]+)/", page.url).group(1)
+    version = play_turns_over_http(site, {0: page}, code, 14)
+    expect(page.locator(f"#table[data-version='{version}']")).to_be_attached()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
+    score_first_option(page)
     expect(page.get_by_role("status")).to_contain_text("Game over")
-    return re.search(r"/g/([^/]+)/", page.url).group(1)
+    return code
 
 
 @pytest.mark.slow

@@ -1,7 +1,7 @@
 """The daily challenge in a real browser: yesterday's games checked against the seed
 revealed today, the day's table with its par and its share text copied, and a
 finished daily game. Screenshots at a phone's and a desktop's width go to
-var/screenshots/ (``daily-*.png``)."""
+var/screenshots/ (``daily-*.png``) with YATZY_SCREENSHOTS=1."""
 
 from __future__ import annotations
 

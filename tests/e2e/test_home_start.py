@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import SHOTS, screenshot
+from tests.e2e.conftest import screenshot
 from tests.servers import Server
 
 # the buttons' words in each language tested (Finnish: the longest words)
@@ -43,8 +43,7 @@ def test_the_ways_in_are_in_view_without_scrolling(
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, (button, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, (button, box)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"home-{width}-{language}.png"))
+    screenshot(page, f"home-{width}-{language}", full_page=False)
     screenshot(page, f"home-{width}-{language}-whole")
 
 

@@ -1,6 +1,6 @@
 """The site on a phone's home screen: its manifest, its service worker, and the offline
 page that worker shows in place of any page, a table's included, while the network is
-gone. Screenshots of the offline page: var/screenshots/offline-*.png."""
+gone. Screenshots of the offline page (YATZY_SCREENSHOTS=1): var/screenshots/offline-*.png."""
 
 from __future__ import annotations
 
@@ -23,17 +23,25 @@ MANIFEST = """async () => {
 }"""
 
 
-def wait_for_worker(page: Page, language: str) -> None:
-    """Until the page is in the hands of the site's service worker for ``language``, active.
+def wait_for_worker(page: Page) -> None:
+    """Until the page is in the hands of the site's service worker, active.
     (``navigator.serviceWorker.ready`` resolves while the worker may still be activating,
     and never where none is registered: this wait is bounded, an evaluated promise not.)"""
     page.wait_for_function(
-        f"""() => {{
+        """() => {
             const worker = navigator.serviceWorker.controller;
-            return worker?.state === "activated"
-                && worker.scriptURL.endsWith("/sw.js?language={language}");
-        }}"""
+            return worker?.state === "activated" && worker.scriptURL.endsWith("/sw.js");
+        }"""
     )
+
+
+# The script of the worker the page's registration has active, and of a second one
+# installing or waiting to take over, if any
+WORKERS = """async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return {active: registration.active?.scriptURL,
+            next: (registration.installing || registration.waiting)?.scriptURL ?? null};
+}"""
 
 
 def header_colour(page: Page) -> str:
@@ -49,7 +57,7 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
     assert linked["type"] == "application/manifest+json"
     assert linked["manifest"]["name"] == "Yatzy with friends"
     assert linked["manifest"]["start_url"] == "/"
-    wait_for_worker(page, "en")
+    wait_for_worker(page)
     # what Chromium makes of it: nothing in the manifest it refused, and nothing missing
     # for an install but a profile of one's own (Playwright's are like incognito windows)
     chromium = page.context.new_cdp_session(page)
@@ -89,6 +97,8 @@ def test_the_offline_page_stands_in_for_any_page_and_never_a_kept_table(
 
 @pytest.mark.slow
 def test_the_offline_page_speaks_the_language_the_player_last_chose(new_page, site: Server) -> None:
+    """One worker for every language: a change of language brings no new one (whose
+    taking over, while the next page loaded, left that load hanging now and then)."""
     page: Page = new_page(375, 740, service_worker=True)
     for language in ["fi", "sv", "de", "it"]:
         with translation.override(language):
@@ -97,7 +107,9 @@ def test_the_offline_page_speaks_the_language_the_player_last_chose(new_page, si
         page.context.set_offline(False)
         page.goto(f"{site.url}/?lang={language}")
         assert page.evaluate(MANIFEST)["manifest"]["name"] == name
-        wait_for_worker(page, language)  # a new language's worker took over
+        wait_for_worker(page)
+        workers = page.evaluate(WORKERS)
+        assert workers["active"].endswith("/sw.js") and workers["next"] is None, workers
 
         page.context.set_offline(True)
         page.goto(site.url + "/history/")

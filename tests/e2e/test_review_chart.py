@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from games.models import Game
 from games.strategy.solver import Variant
 from tests.conftest import create_game, play_to_the_end, solved_tables
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import screenshot
 from tests.servers import Server
 
 # Each word of the chart the eye can see, with its size as drawn: its font's size
@@ -70,8 +70,7 @@ def test_the_charts_words_are_readable_and_in_view(
     expect(chart).to_be_visible()
     figure = page.locator("figure.chart")
     figure.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    figure.screenshot(path=SHOTS / f"review-chart-{width}-{language}.png")
+    screenshot(figure, f"review-chart-{width}-{language}")
 
     drawn = chart.bounding_box()
     words = chart.evaluate(CHART_WORDS)
@@ -117,8 +116,7 @@ def test_the_charts_numbers_open_under_it_as_a_table(
     expect(table.get_by_role("row").last.get_by_role("cell")).to_have_text(finals)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     figure = page.locator("section.skill")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    figure.screenshot(path=SHOTS / f"review-chart-numbers-{width}.png")
+    screenshot(figure, f"review-chart-numbers-{width}")
 
 
 FADED = "e => getComputedStyle(e).maskImage !== 'none'"
@@ -145,7 +143,8 @@ def test_the_skill_table_fades_at_its_edge_while_more_of_it_is_out_of_sight(
         assert not scroller.evaluate(FADED)
         return
     page.wait_for_function(f"() => ({FADED})(document.querySelector('.skill .scorecard-scroll'))")
-    scroller.screenshot(path=SHOTS / "review-skill-faded-375.png")
+    scroller.scroll_into_view_if_needed()  # down to it, as a reader scrolls
+    screenshot(scroller, "review-skill-faded-375")
     # its caption, which stays in view, keeps clear of the fade (its last words faded)
     assert scroller.evaluate(CAPTION_CLEAR_OF_THE_FADE)
 

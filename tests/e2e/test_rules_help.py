@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import SHOTS, TIMEOUT_MS, more_options, screenshot, serve_site, watch_page
+from tests.e2e.conftest import TIMEOUT_MS, more_options, screenshot, serve_site, watch_page
 from tests.servers import Server
 
 TWO_PAIRS = "Two pairs of different numbers: the sum of those four dice. The highest pairs count."
@@ -78,8 +78,7 @@ def test_a_categorys_name_tells_its_rule_by_tap(phone: Page, site: Server) -> No
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
     # the screen as the player sees it: after a whole page's screenshot, Chromium's
     # emulated touch no longer reached the page (the tap below closed nothing)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / "category-rule-375.png"))
+    screenshot(phone, "category-rule-375", full_page=False)
     phone.touchscreen.tap(5, 5)  # elsewhere: it closes
     expect(tip).to_be_hidden()
 

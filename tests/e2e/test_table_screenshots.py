@@ -1,7 +1,8 @@
 """The table's screenshots: a hot-seat game of Alice and Bob at Alice's second turn, a
 die held, at 375x667 (a phone), 1280x800 (a laptop) and 1920x1080, in English and
-Finnish, as the window shows it (not the whole page). Each run saves them to
-var/screenshots/; with YATZY_DOCS_SCREENSHOTS=1 also to docs/screenshots/, the README's:
+Finnish, as the window shows it (not the whole page), saved to var/screenshots/ with
+YATZY_SCREENSHOTS=1 (tests/e2e/conftest.py); with YATZY_DOCS_SCREENSHOTS=1 to
+docs/screenshots/, the README's:
 
     YATZY_DOCS_SCREENSHOTS=1 .venv/bin/python -m pytest tests/e2e/test_table_screenshots.py
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import SHOTS
+from tests.e2e.conftest import SHOTS, TAKE_SCREENSHOTS
 from tests.servers import Server
 
 SIZES = ((375, 667), (1280, 800), (1920, 1080))
@@ -51,7 +52,9 @@ def test_the_table_in_a_window_of_each_size(new_page, site: Server, language: st
     page.locator("#die-0").click()
     expect(page.locator("#die-0")).to_have_attribute("aria-pressed", "true")
 
-    places = [SHOTS] + ([DOCS] if os.environ.get("YATZY_DOCS_SCREENSHOTS") else [])
+    places = ([SHOTS] if TAKE_SCREENSHOTS else []) + (
+        [DOCS] if os.environ.get("YATZY_DOCS_SCREENSHOTS") else []
+    )
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("window.scrollTo(0, 0)")

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import more_options, score_first_option, screenshot
+from tests.e2e.conftest import more_options, play_turns_over_http, score_first_option, screenshot
 from tests.servers import Server
 
 
@@ -21,13 +21,16 @@ def test_the_last_score_brings_the_results_into_view_on_a_phone(new_page, site: 
     page.get_by_label("Upper section only").check()
     page.get_by_role("button", name="Create game").click()
 
-    for turn in range(6):
-        page.get_by_role("button", name="Roll").click()
-        expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
-        if turn == 5:  # the last one, from the foot of the page
-            page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-            expect(page.locator("#turn")).not_to_be_in_viewport()  # the banner: above
-        score_first_option(page)
+    # the first five turns as the table's buttons send them, unclicked
+    code = re.search(r"/g/([^/]+)/", page.url).group(1)
+    version = play_turns_over_http(site, {0: page}, code, 5)
+    expect(page.locator(f"#table[data-version='{version}']")).to_be_attached()
+    page.get_by_role("button", name="Roll").click()
+    expect(page.get_by_role("button", name=re.compile(r"^Die 1: "))).to_be_enabled()
+    # the last one, from the foot of the page
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    expect(page.locator("#turn")).not_to_be_in_viewport()  # the banner: above
+    score_first_option(page)
 
     expect(page.get_by_role("status")).to_contain_text("Game over")
     expect(page.get_by_role("heading", name="Final ranking")).to_be_in_viewport()

@@ -113,3 +113,18 @@ def test_the_invite_and_the_lobby_say_the_turn_timer(alice: Client, bob: Client)
     assert '<small class="house-rules">Forced order, 30 seconds a turn</small>' in lobby
     assert "30 sekuntia vuorossa" in finnish
     assert "a turn" not in bob.get(f"/g/{untimed.code}/join/").content.decode()
+
+
+def test_only_a_test_server_offers_a_turn_timer_shorter_than_30_seconds(
+    alice: Client, settings, dice: object
+) -> None:
+    """``YATZY_TEST_TURN_TIMER_S``: the browser tests' 10-second turns."""
+    assert 'value="10"' not in alice.get("/").content.decode()
+    refused = alice.post("/games/new/", {**NEW_GAME, "players": "Bob", "turn_seconds": "10"})
+    assert refused.status_code == 400  # the form again, not a game
+    assert not Game.objects.exists()
+
+    settings.YATZY_TEST_TURN_TIMER = 10
+    assert '<option value="10">10 seconds a turn</option>' in alice.get("/").content.decode()
+    game = timed_duel(alice, "10")
+    assert "Turn timer: 10 seconds a turn." in alice.get(f"/g/{game.code}/").content.decode()
