@@ -20,7 +20,7 @@ from prometheus_client import Counter
 from games import broadcast, clock, daily, metrics, signals
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
-from games.models import Game, GameEvent, ScoreEntry, Seat
+from games.models import Game, GameEvent, ScoreEntry, Seat, first
 from games.rules import fairness
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
@@ -61,7 +61,7 @@ MOVES_COMMITTED: dict[str, Counter] = {kind: metrics.MOVES.labels(kind) for kind
 
 
 def get_game(code: str) -> Game:
-    game = Game.objects.with_code(code).first()
+    game = first(Game.objects.with_code(code))
     if game is None:
         raise GameNotFound
     return game
@@ -70,14 +70,13 @@ def get_game(code: str) -> Game:
 def locked(code: str, with_seats: bool = False) -> Game:
     """The game with ``code``, its row locked until the transaction ends (on databases
     that lock rows; SQLite's write transaction locks the whole database); with its
-    seats read too if ``with_seats``."""
-    games = Game.objects.select_for_update().with_code(code)
-    if with_seats:
-        games = games.prefetch_related("seats")
-    game = games.first()
+    seats read too if ``with_seats`` (``Game.all_seats``)."""
+    game = first(Game.objects.select_for_update().with_code(code))
     if game is None:
         raise GameNotFound
     game.read_at = time.time()  # locked since: its table is newer than any read before
+    if with_seats:
+        game.seats_read = list(game.seats.all())
     return game
 
 
