@@ -176,7 +176,10 @@ def bump(
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
         transaction.on_commit(MOVES_COMMITTED[kind].inc)
-    game.save(update_fields=["version", *changed])
+    # an UPDATE of these fields alone, as ``save(update_fields=...)`` writes, without
+    # its machinery (signals, which nothing here listens to, and per-field pre-saves)
+    fields = ["version", *changed]
+    Game.objects.filter(pk=game.pk).update(**{field: getattr(game, field) for field in fields})
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
