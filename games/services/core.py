@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, clock, daily, metrics, signals
+from games import broadcast, clock, daily, metrics, signals, statements
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
 from games.models import Game, GameEvent, ScoreEntry, Seat, first
@@ -71,12 +71,12 @@ def locked(code: str, with_seats: bool = False) -> Game:
     """The game with ``code``, its row locked until the transaction ends (on databases
     that lock rows; SQLite's write transaction locks the whole database); with its
     seats read too if ``with_seats`` (``Game.all_seats``)."""
-    game = first(Game.objects.select_for_update().with_code(code))
+    game = statements.locked_game(code)
     if game is None:
         raise GameNotFound
     game.read_at = time.time()  # locked since: its table is newer than any read before
     if with_seats:
-        game.seats_read = list(game.seats.all())
+        game.seats_read = statements.seats_of(game)
     return game
 
 
@@ -146,7 +146,7 @@ def _write_score(
         turn=old.turn,
     )
     try:
-        ScoreEntry.objects.bulk_create([entry])
+        statements.insert([entry])
     except IntegrityError:
         # The row lock makes this unreachable; the constraint is the last guard. No
         # savepoint (two more queries a score): the error leaves the move's
@@ -176,10 +176,7 @@ def bump(
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
         transaction.on_commit(MOVES_COMMITTED[kind].inc)
-    # an UPDATE of these fields alone, as ``save(update_fields=...)`` writes, without
-    # its machinery (signals, which nothing here listens to, and per-field pre-saves)
-    fields = ["version", *changed]
-    Game.objects.filter(pk=game.pk).update(**{field: getattr(game, field) for field in fields})
+    statements.update(game, ["version", *changed])
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
@@ -188,7 +185,7 @@ def bump(
 
 def log(game: Game, events: Sequence[Event]) -> None:
     """Log ``events`` at the game's current version."""
-    GameEvent.objects.bulk_create(
+    statements.insert(
         [
             GameEvent(
                 game=game,
