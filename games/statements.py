@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, Seat, storable
 
-
-def _table(model: type[models.Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+# Each function looks its connection up once (``django.db.connection`` looks it up
+# in asgiref's context-local storage at every use).
 
 
 def _field(model: type[models.Model], name: str) -> models.Field:
@@ -33,12 +33,16 @@ def _field(model: type[models.Model], name: str) -> models.Field:
     return field
 
 
-def _quoted(field: models.Field) -> str:
-    return connection.ops.quote_name(str(field.column))
+def _quoted(db: BaseDatabaseWrapper, field: models.Field) -> str:
+    return db.ops.quote_name(str(field.column))
 
 
-def _column(model: type[models.Model], name: str) -> str:
-    return _quoted(_field(model, name))
+def _column(db: BaseDatabaseWrapper, model: type[models.Model], name: str) -> str:
+    return _quoted(db, _field(model, name))
+
+
+def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
+    return db.ops.quote_name(model._meta.db_table)
 
 
 def locked_game(code: str) -> Game | None:
@@ -46,16 +50,18 @@ def locked_game(code: str) -> Game | None:
     database locks rows (``FOR UPDATE``; SQLite's write transaction locks it all)."""
     if not storable(code):
         return None
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    sql = f"SELECT * FROM {_table(Game)} WHERE {_column(Game, 'code')} = %s{lock}"
+    db = connections[DEFAULT_DB_ALIAS]
+    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+    sql = f"SELECT * FROM {_table(db, Game)} WHERE {_column(db, Game, 'code')} = %s{lock}"
     return next(iter(Game.objects.raw(sql, [code])), None)
 
 
 def seats_of(game: Game) -> list[Seat]:
     """The seats of ``game`` by position, each knowing ``game`` as its game."""
+    db = connections[DEFAULT_DB_ALIAS]
     sql = (
-        f"SELECT * FROM {_table(Seat)} WHERE {_column(Seat, 'game')} = %s"
-        f" ORDER BY {_column(Seat, 'position')}"
+        f"SELECT * FROM {_table(db, Seat)} WHERE {_column(db, Seat, 'game')} = %s"
+        f" ORDER BY {_column(db, Seat, 'position')}"
     )
     seats = list(Seat.objects.raw(sql, [game.pk]))
     for seat in seats:
@@ -65,11 +71,12 @@ def seats_of(game: Game) -> list[Seat]:
 
 def update(game: Game, fields: Iterable[str]) -> None:
     """Write these fields of ``game`` to its row, and no others."""
+    db = connections[DEFAULT_DB_ALIAS]
     changed = [_field(Game, name) for name in dict.fromkeys(fields)]
-    sets = ", ".join(f"{_quoted(field)} = %s" for field in changed)
-    values = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in changed]
-    sql = f"UPDATE {_table(Game)} SET {sets} WHERE {_column(Game, 'id')} = %s"
-    with connection.cursor() as cursor:
+    sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+    values = [field.get_db_prep_save(getattr(game, field.attname), db) for field in changed]
+    sql = f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
+    with db.cursor() as cursor:
         cursor.execute(sql, [*values, game.pk])
 
 
@@ -78,15 +85,16 @@ def insert(rows: Sequence[models.Model]) -> None:
     value as Django's own insert takes it (``pre_save``: a creation time is set)."""
     if not rows:
         return
+    db = connections[DEFAULT_DB_ALIAS]
     model = type(rows[0])
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(_quoted(field) for field in fields)
+    columns = ", ".join(_quoted(db, field) for field in fields)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)
+        field.get_db_prep_save(field.pre_save(instance, True), db)
         for instance in rows
         for field in fields
     ]
-    sql = f"INSERT INTO {_table(model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
-    with connection.cursor() as cursor:
+    sql = f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
+    with db.cursor() as cursor:
         cursor.execute(sql, values)
