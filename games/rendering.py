@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypedDict, TypeVar
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -76,9 +76,11 @@ def fragment(partial: str, language: str, /, **context: object) -> SafeString:
     return kept(cache, key, lambda: render_to_string(f"{TEMPLATE}#{partial}", context))
 
 
-class Pieces(NamedTuple):
+class Pieces(TypedDict):
     """The parts of one table rendered (``fragment``), for the table partial to put
-    the version's forms around."""
+    the version's forms around. A dict: the template language looks a name up as a
+    key first, and in anything else than a dict that first try raises and is caught,
+    at every lookup."""
 
     heading: SafeString  # the title, the turn banner, the target and joker lines
     banner: SafeString
