@@ -250,12 +250,22 @@ class Published(NamedTuple):
 
 
 def published(game: Game, languages: Iterable[str]) -> Published:
-    """``game``'s table rendered once in each of ``languages``."""
+    """``game``'s table rendered once in each of ``languages``, in ASCII: every other
+    character written as a character reference, which a browser reads as the character
+    itself. Each socket it is sent to, and the mover's answer, encode it to UTF-8: an
+    ASCII string is copied as it is, but one holding a single character past U+00FF
+    (an ellipsis, a name's bidi isolates) is encoded a character at a time, 4 % of
+    all a move cost the server (docs/performance.md)."""
     tables = {}
     for language in dict.fromkeys(languages):
         with translation.override(language):
-            tables[language] = render_table(game)
+            tables[language] = ascii_html(render_table(game))
     return Published(game.version, game.read_at or time.time(), tables)
+
+
+def ascii_html(html: str) -> str:
+    """``html`` as ASCII, each other character as its numeric character reference."""
+    return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def answer_context(
