@@ -130,7 +130,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _sent(self, size: int) -> None:
         """Count a message as unread until the page says it handled it, and watch for
-        the time by which it must have."""
+        the time by which it must have: one timer at a time, which the page's answers
+        do not cancel (at every move a timer made and cancelled again, for each
+        socket); when it comes, it looks again at what is unread then."""
         loop = asyncio.get_running_loop()
         self.unread.add(size, loop.time())
         if self.reading_check is None:
@@ -191,9 +193,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_MESSAGES, reason="moves are sent over HTTP")
             return
         self.unread.read(count)
-        if not self.unread.sent and self.reading_check is not None:
-            self.reading_check.cancel()
-            self.reading_check = None
 
     async def table_update(self, event: dict) -> None:
         """Forward the table a move (or a change of who is at the table) published, in

@@ -104,6 +104,9 @@ class Game(models.Model):
     # when this object was read (``time.time()``), where its reader says: of two tables
     # of one version, the one read later is the newer (``games.rendering.Published``)
     read_at: float = 0.0
+    # the game's seats by position, where its reader read them with it (``read_game``,
+    # ``services.core.locked``): a move's checks and its table all ask them (``all_seats``)
+    seats_read: list[Seat] | None = None
 
     class Meta:
         indexes = [models.Index(fields=["status", "-finished_at"])]
@@ -147,6 +150,10 @@ class Game(models.Model):
             raise ValueError(f"game {self.code} has not started")
         return state
 
+    def all_seats(self) -> list[Seat]:
+        """The game's seats by position: those read with the game, else read now."""
+        return list(self.seats.all()) if self.seats_read is None else self.seats_read
+
     @property
     def table_languages(self) -> list[str]:
         return self.languages.split()
@@ -158,11 +165,17 @@ class Game(models.Model):
 
 def read_game(**lookup: object) -> Game | None:
     """The game with everything its table shows: its seats and its next game."""
-    games = Game.objects.select_related("next_game").prefetch_related("seats")
-    game = games.filter(**lookup).first()
+    game = first(Game.objects.select_related("next_game").filter(**lookup))
     if game is not None:
         game.read_at = time.time()
+        game.seats_read = list(game.seats.all())
     return game
+
+
+def first(games: models.QuerySet[Game]) -> Game | None:
+    """The one game ``games`` finds by a unique field, if any: read without the ORDER BY
+    that ``first()`` adds (its query building costs more than the rest of a lookup)."""
+    return next(iter(games[:1]), None)
 
 
 BOT_LEVELS = {"beginner": _("Beginner"), "good": _("Good"), "perfect": _("Perfect")}

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypedDict, TypeVar
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -60,23 +60,27 @@ def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> K
     return value
 
 
-def fragment(partial: str, **context: object) -> SafeString:
+def fragment(partial: str, language: str, /, **context: object) -> SafeString:
     """The ``partial`` of ``table.html`` rendered with ``context`` alone (no request, so
-    no context processor adds to it) in the active language, kept per process under
-    the language and ``context`` itself: a key cannot forget something its partial is
+    no context processor adds to it) in the active language, ``language`` (given by
+    the caller, who asks ``get_language`` once for a whole table: each asking is a
+    walk through asgiref's context-local storage), kept per process under the
+    language and ``context`` itself: a key cannot forget something its partial is
     shown. A value must always be given as one type (a name as ``str``, never
     ``SafeString``): equal values render the same."""
     cache = _FRAGMENTS.get(partial)
     if cache is None:
         with _FRAGMENTS_LOCK:
             cache = _FRAGMENTS.setdefault(partial, Bounded(_FRAGMENT_SIZES.get(partial, 1024)))
-    key = (get_language(), *context.items())
+    key = (language, *context.items())
     return kept(cache, key, lambda: render_to_string(f"{TEMPLATE}#{partial}", context))
 
 
-class Pieces(NamedTuple):
+class Pieces(TypedDict):
     """The parts of one table rendered (``fragment``), for the table partial to put
-    the version's forms around."""
+    the version's forms around. A dict: the template language looks a name up as a
+    key first, and in anything else than a dict that first try raises and is caught,
+    at every lookup."""
 
     heading: SafeString  # the title, the turn banner, the target and joker lines
     banner: SafeString
@@ -95,31 +99,37 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
     to move and what the others see in their place, each marked), or for a page whose
     viewer is to move (``mine``) or not."""
     turn = view.turn
-    banner = fragment("banner", turn=turn, mine=mine)
-    joker = fragment("joker", joker=turn.joker) if turn.joker else SafeString()
+    language = get_language()
+    banner = fragment("banner", language, turn=turn, mine=mine)
+    joker = fragment("joker", language, joker=turn.joker) if turn.joker else SafeString()
     if view.dice:
         dice = tuple(
-            fragment("die", position=i, face=face, held=held, can_hold=view.can_hold, mine=mine)
+            fragment(
+                "die", language, position=i, face=face, held=held, can_hold=view.can_hold, mine=mine
+            )
             for i, (face, held) in enumerate(view.dice)
         )
     else:
-        dice = (fragment("no-dice", count=view.dice_count),)
+        dice = (fragment("no-dice", language, count=view.dice_count),)
     return Pieces(
-        heading=fragment("heading", turn=turn, banner=banner, joker=joker),
+        heading=fragment("heading", language, turn=turn, banner=banner, joker=joker),
         banner=banner,
-        turn_line=fragment("turn-line", turn=turn, mine=mine)
+        turn_line=fragment("turn-line", language, turn=turn, mine=mine)
         if turn.player_to_move
         else SafeString(),
         joker=joker,
         dice=dice,
         roll_button=fragment(
-            "roll-button", can_roll=view.can_roll, rolls_left=turn.rolls_left, mine=mine
+            "roll-button", language, can_roll=view.can_roll, rolls_left=turn.rolls_left, mine=mine
         ),
-        presence=fragment("presence", presence=view.presence),
-        scorecard=scorecard_html(view.scorecard, mine),
-        legend=included("games/_scorecard_legend.html", key=view.scorecard.key),
+        presence=fragment("presence", language, presence=view.presence),
+        scorecard=scorecard_html(view.scorecard, mine, language),
+        legend=included("games/_scorecard_legend.html", language, key=view.scorecard.key),
         fingerprint=included(
-            "games/_fingerprint.html", commitment=view.dice_commitment, seed=view.dice_seed
+            "games/_fingerprint.html",
+            language,
+            commitment=view.dice_commitment,
+            seed=view.dice_seed,
         ),
     )
 
@@ -127,28 +137,33 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
 _INCLUDED: Bounded[tuple, SafeString] = Bounded(1024)
 
 
-def included(template: str, **context: object) -> SafeString:
-    """``template`` rendered with ``context`` alone in the active language, kept as
-    ``fragment`` keeps a partial: the table's own includes, the same move after move."""
-    key = (template, get_language(), *context.items())
+def included(template: str, language: str, /, **context: object) -> SafeString:
+    """``template`` rendered with ``context`` alone in the active language, ``language``,
+    kept as ``fragment`` keeps a partial: the table's own includes, the same move after
+    move."""
+    key = (template, language, *context.items())
     return kept(_INCLUDED, key, lambda: render_to_string(template, context))
 
 
 _COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)
 
 
-def scorecard_html(card: Scorecard, mine: bool | None = None) -> SafeString:
+def scorecard_html(
+    card: Scorecard, mine: bool | None = None, language: str | None = None
+) -> SafeString:
     """The scorecard's table from its rows, each rendered once per its cells, from
     columns whose cells are each rendered once per what they show: between two rolls
     only the column to move changes. ``mine`` as for ``pieces``: the scores offered to
     the player to move are shown to everyone's page but the others'."""
+    language = language or get_language()
     columns = [
-        _column_html(card, cells, index == card.current_column, mine)
+        _column_html(card, cells, index == card.current_column, mine, language)
         for index, cells in enumerate(card.cells)
     ]
     rows = tuple(
         fragment(
             "scorecard-row",
+            language,
             key=key,
             kind=kind,
             name=name,
@@ -158,16 +173,16 @@ def scorecard_html(card: Scorecard, mine: bool | None = None) -> SafeString:
         for r, (key, name, kind, rule) in enumerate(card.rows)
     )
     heads = tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
-    head = fragment("scorecard-head", heads=heads, current_column=card.current_column)
+    head = fragment("scorecard-head", language, heads=heads, current_column=card.current_column)
     context = {"head": head, "rows": rows, "columns": len(card.columns)}
     return render_to_string(f"{TEMPLATE}#scorecard", context)
 
 
 def _column_html(
-    card: Scorecard, cells: tuple, current: bool, mine: bool | None
+    card: Scorecard, cells: tuple, current: bool, mine: bool | None, language: str
 ) -> tuple[SafeString, ...]:
     """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
-    key = (get_language(), card.rows, cells, current, mine)
+    key = (language, card.rows, cells, current, mine)
     return kept(
         _COLUMNS,
         key,
@@ -176,6 +191,7 @@ def _column_html(
             # collector stops walking (a named tuple it walks for as long as it is kept)
             fragment(
                 "scorecard-cell",
+                language,
                 category=category,
                 name=name,
                 css=cell.css,
@@ -186,7 +202,7 @@ def _column_html(
                 mine=mine,
             )
             if isinstance(cell, Cell)
-            else fragment("scorecard-sum", value=cell, current=current)
+            else fragment("scorecard-sum", language, value=cell, current=current)
             for cell, (category, name, _kind, _rule) in zip(cells, card.rows, strict=True)
         ),
     )
@@ -234,12 +250,22 @@ class Published(NamedTuple):
 
 
 def published(game: Game, languages: Iterable[str]) -> Published:
-    """``game``'s table rendered once in each of ``languages``."""
+    """``game``'s table rendered once in each of ``languages``, in ASCII: every other
+    character written as a character reference, which a browser reads as the character
+    itself. Each socket it is sent to, and the mover's answer, encode it to UTF-8: an
+    ASCII string is copied as it is, but one holding a single character past U+00FF
+    (an ellipsis, a name's bidi isolates) is encoded a character at a time, 4 % of
+    all a move cost the server (docs/performance.md)."""
     tables = {}
     for language in dict.fromkeys(languages):
         with translation.override(language):
-            tables[language] = render_table(game)
+            tables[language] = ascii_html(render_table(game))
     return Published(game.version, game.read_at or time.time(), tables)
+
+
+def ascii_html(html: str) -> str:
+    """``html`` as ASCII, each other character as its numeric character reference."""
+    return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def answer_context(

@@ -31,7 +31,7 @@ class Step:
 
 def replay(game: Game) -> list[Step]:
     """Every play event of ``game`` with the states before and after it."""
-    seats = {seat.player_index: seat for seat in game.seats.all() if seat.player_index is not None}
+    seats = {seat.player_index: seat for seat in game.all_seats() if seat.player_index is not None}
     teams: dict[object, list[int]] = {}
     for player in sorted(seats):
         team = seats[player].team

@@ -21,7 +21,7 @@ AWAY_BEFORE_SKIP = timedelta(seconds=settings.YATZY_AWAY_BEFORE_SKIP)
 
 def seat_of(game: Game, player_index: int) -> Seat:
     """The seat playing ``player_index``, from the seats already read if they were."""
-    for seat in game.seats.all():
+    for seat in game.all_seats():
         if seat.player_index == player_index:
             return seat
     raise Seat.DoesNotExist(f"no seat plays player {player_index}")
@@ -32,7 +32,7 @@ def host_seats(game: Game, seats: Iterable[Seat] | None = None) -> list[Seat]:
     already), else of the game's."""
     return [
         s
-        for s in (game.seats.all() if seats is None else seats)
+        for s in (game.all_seats() if seats is None else seats)
         if s.kind == Seat.Kind.LOCAL and s.browser_id == game.host_browser
     ]
 
@@ -56,14 +56,14 @@ def player_tokens(game: Game) -> frozenset[str]:
     """The tokens of the game's players: of a seat the computer played for a player
     who went away, the player's (``handed_from``). At the end, these may ask for the
     next game: the computer finished this one for them, the next is theirs."""
-    return frozenset(seat.player_token for seat in game.seats.all())
+    return frozenset(seat.player_token for seat in game.all_seats())
 
 
 def players_of(game: Game, viewer: Viewer) -> set[int]:
     """The players (engine indexes) ``viewer`` may act for."""
     return {
         seat.player_index
-        for seat in game.seats.all()
+        for seat in game.all_seats()
         if seat.token in viewer.tokens and seat.player_index is not None
     }
 
@@ -73,13 +73,13 @@ def players_seats(game: Game, viewer: Viewer) -> list[Seat]:
     and those the computer plays for it while it is away (``Seat.handed_from``). A
     player whose seat was handed over is still a player of the table, theirs to take
     back and to play again at the end, not one of its spectators."""
-    return [seat for seat in game.seats.all() if seat.player_token in viewer.tokens]
+    return [seat for seat in game.all_seats() if seat.player_token in viewer.tokens]
 
 
 def handed_from(game: Game, viewer: Viewer) -> list[Seat]:
     """The seats of ``game`` handed to a computer player from ``viewer``'s seats (only a
     computer's seat has ``handed_from``: taking it back clears it)."""
-    return [s for s in game.seats.all() if s.handed_from and s.handed_from in viewer.tokens]
+    return [s for s in game.all_seats() if s.handed_from and s.handed_from in viewer.tokens]
 
 
 def handed_over(game: Game, viewer: Viewer) -> list[Seat]:
@@ -150,7 +150,7 @@ def seconds_until_away(game: Game) -> float | None:
     now = timezone.now()
     waits = [
         (away - now).total_seconds()
-        for seat in game.seats.all()
+        for seat in game.all_seats()
         if (away := away_from(seat)) is not None
     ]
     return min((wait for wait in waits if wait > 0), default=None)
@@ -162,5 +162,5 @@ def bot_to_move(game: Game) -> bool:
         return False
     to_move = game.started_state().current_player
     return any(
-        seat.player_index == to_move and seat.kind == Seat.Kind.BOT for seat in game.seats.all()
+        seat.player_index == to_move and seat.kind == Seat.Kind.BOT for seat in game.all_seats()
     )

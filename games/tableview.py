@@ -32,7 +32,7 @@ RULESET_NAMES = {
 def seat_names(game: Game) -> dict[int, str]:
     return {
         seat.player_index: seat.shown_name
-        for seat in game.seats.all()
+        for seat in game.all_seats()
         if seat.player_index is not None
     }
 
@@ -147,7 +147,7 @@ class Confirm(NamedTuple):
 
 def table_view(game: Game) -> Table:
     """Everything the table shows at this version, but the spectators."""
-    seats = list(game.seats.all())
+    seats = game.all_seats()
     state = game.started_state()
     names = {s.player_index: s.shown_name for s in seats if s.player_index is not None}
     to_move = state.current_player
@@ -262,7 +262,7 @@ class Me(NamedTuple):
 
 
 def me(game: Game, viewer: Viewer) -> Me:
-    seats = list(game.seats.all())
+    seats = game.all_seats()
     players = tuple(
         s.player_index for s in seats if s.player_index is not None and s.token in viewer.tokens
     )
@@ -442,7 +442,7 @@ def options_text(game: Game) -> str:
     """The table options a game is played with beyond its rule set's own, in words
     ("Upper section only, Forced order, 30 seconds a turn"); empty for none. The turn
     timer is said too: a friend invited should know it before taking a seat."""
-    teams = any(seat.team is not None for seat in game.seats.all())
+    teams = any(seat.team is not None for seat in game.all_seats())
     words = options_words(game.table_options, teams)
     if not game.turn_seconds:
         return words
@@ -494,7 +494,7 @@ def rejoin_links(
 
 def lobby_context(game: Game, viewer: Viewer, request: HttpRequest | None = None) -> dict:
     join_path = reverse("join", args=[game.code])
-    seats = list(game.seats.all())
+    seats = game.all_seats()
     mine = [seat for seat in seats if seat.token in viewer.tokens]
     hosts = seating.host_seats(game, seats)
     removed = (

@@ -111,7 +111,7 @@ def _away_seat_to_move(
     host has gone away too, any player's, or the table could not go on."""
     game = core.locked(code)
     core.check_version(game, version)
-    seats = list(game.seats.all())
+    seats = game.all_seats()
     is_host = game.host_browser == viewer.browser_id
     if not is_host and not any(
         s.token in viewer.tokens and s.player_index is not None for s in seats

@@ -17,10 +17,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from prometheus_client import Counter
 
-from games import broadcast, clock, daily, metrics, signals
+from games import broadcast, clock, daily, metrics, signals, statements
 from games import rules as engine
 from games.errors import GameNotFound, StaleGame
-from games.models import Game, GameEvent, ScoreEntry, Seat
+from games.models import Game, GameEvent, ScoreEntry, Seat, first
 from games.rules import fairness
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
@@ -61,7 +61,7 @@ MOVES_COMMITTED: dict[str, Counter] = {kind: metrics.MOVES.labels(kind) for kind
 
 
 def get_game(code: str) -> Game:
-    game = Game.objects.with_code(code).first()
+    game = first(Game.objects.with_code(code))
     if game is None:
         raise GameNotFound
     return game
@@ -70,14 +70,13 @@ def get_game(code: str) -> Game:
 def locked(code: str, with_seats: bool = False) -> Game:
     """The game with ``code``, its row locked until the transaction ends (on databases
     that lock rows; SQLite's write transaction locks the whole database); with its
-    seats read too if ``with_seats``."""
-    games = Game.objects.select_for_update().with_code(code)
-    if with_seats:
-        games = games.prefetch_related("seats")
-    game = games.first()
+    seats read too if ``with_seats`` (``Game.all_seats``)."""
+    game = statements.locked_game(code)
     if game is None:
         raise GameNotFound
     game.read_at = time.time()  # locked since: its table is newer than any read before
+    if with_seats:
+        game.seats_read = statements.seats_of(game)
     return game
 
 
@@ -147,7 +146,7 @@ def _write_score(
         turn=old.turn,
     )
     try:
-        ScoreEntry.objects.bulk_create([entry])
+        statements.insert([entry])
     except IntegrityError:
         # The row lock makes this unreachable; the constraint is the last guard. No
         # savepoint (two more queries a score): the error leaves the move's
@@ -177,7 +176,7 @@ def bump(
         game.last_move = {"kind": kind, "seat": seat.position if seat else None, **data}
         changed = [*changed, "last_move"]
         transaction.on_commit(MOVES_COMMITTED[kind].inc)
-    game.save(update_fields=["version", *changed])
+    statements.update(game, ["version", *changed])
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
@@ -186,7 +185,7 @@ def bump(
 
 def log(game: Game, events: Sequence[Event]) -> None:
     """Log ``events`` at the game's current version."""
-    GameEvent.objects.bulk_create(
+    statements.insert(
         [
             GameEvent(
                 game=game,

@@ -96,7 +96,7 @@ def create_game(
 
 def local_tokens(game: Game, viewer: Viewer) -> list[str]:
     """The tokens of the seats this browser holds, to keep in its session."""
-    return [seat.token for seat in game.seats.all() if seat.browser_id == viewer.browser_id]
+    return [seat.token for seat in game.all_seats() if seat.browser_id == viewer.browser_id]
 
 
 def player_name(name: str) -> str:
@@ -122,7 +122,7 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
                 code="started",
                 status=409,
             )
-        seats = list(game.seats.all())
+        seats = game.all_seats()
         mine = browsers_seat(seats, viewer)
         if mine is not None:  # one seat per browser
             return mine
@@ -191,7 +191,7 @@ def leave(code: str, viewer: Viewer) -> Game:
         seat = next(
             (
                 s
-                for s in game.seats.all()
+                for s in game.all_seats()
                 if s.token in viewer.tokens and s.kind == Seat.Kind.REMOTE
             ),
             None,
@@ -241,7 +241,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
             raise NotYourSeat(_("Only the players of this game can start the next one."))
         if game.next_game is not None:
             return game.next_game
-        seats = list(game.seats.all())
+        seats = game.all_seats()
         presser = min(seat.position for seat in seats if seat.player_token in viewer.tokens)
         following = Game.objects.create(
             ruleset=game.ruleset,
@@ -325,7 +325,7 @@ def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
     next game's seats, made for the browsers that took them first, and for a browser
     that held them at the game before (a player who went on on another device by the
     seat's personal link)."""
-    seats = list(game.seats.all())
+    seats = game.all_seats()
     mine = [
         seat.token
         for seat in seats
@@ -357,7 +357,7 @@ def start_table(game: Game, after: int | None = None) -> None:
     after position ``after`` (at a table that plays again: the last game's first
     player's), round the table: the players' order (``Seat.player_index``), which
     the scorecards and the turns follow, and which the review replays."""
-    all_seats = list(game.seats.all())
+    all_seats = game.all_seats()
     seats = [seat for seat in all_seats if not seat.is_open]
     game.seats.filter(kind=Seat.Kind.REMOTE, claimed_at__isnull=True).delete()
     if not seats:

@@ -175,7 +175,7 @@ def table_response(
     context["page"] = broadcast.new_page_id()
     context["server_now_ms"] = int(time.time() * 1000)  # timer.js: the browser's clock's error
     if game.status == Game.Status.PLAYING:  # to go on on another device
-        context["rejoin_links"] = rejoin_links(game, viewer, request, list(game.seats.all()))
+        context["rejoin_links"] = rejoin_links(game, viewer, request, game.all_seats())
     response = render(request, "games/table.html", context, status=status)
     # A page restored from the browser's cache (a duplicated tab, back and forward)
     # would carry the id of a page still open, whose moves its socket is not sent.

@@ -70,7 +70,7 @@ def names_as_played(game: Game, as_good: dict[int, str]) -> dict[int, str]:
     """The seats' names by player index, a Perfect computer player's saying that it
     played as Good (``as_good``: seat position -> "all" or "partly")."""
     names = seat_names(game)
-    for seat in game.seats.all():
+    for seat in game.all_seats():
         how = as_good.get(seat.position)
         if how and seat.player_index is not None and _perfect_bot(seat):
             number = {"number": seat.bot_number}
@@ -88,7 +88,7 @@ def names_as_played(game: Game, as_good: dict[int, str]) -> dict[int, str]:
 def played_as_good_notes(game: Game, counts: dict[int, tuple[int, int]]) -> list[str]:
     """Why each Perfect computer player of the review played as Good, and how much."""
     notes = []
-    for seat in game.seats.all():
+    for seat in game.all_seats():
         if seat.position not in counts or not _perfect_bot(seat):
             continue
         turns, as_good = counts[seat.position]

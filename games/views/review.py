@@ -47,7 +47,7 @@ def review(request: HtmxHttpRequest, code: str) -> HttpResponse:
     # its player
     if (
         not game.seed_revealable
-        and browsers_seat(game.seats.all(), viewer_looking(request)) is None
+        and browsers_seat(game.all_seats(), viewer_looking(request)) is None
     ):
         return error_page(request, DAILY_NOT_YET)
     steps = replay(game)

@@ -57,7 +57,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ActionError as error:
         return error_page(request, error)
     viewer = viewer_of(request)
-    seated = browsers_seat(game.seats.all(), viewer)
+    seated = browsers_seat(game.all_seats(), viewer)
     if seated is not None:
         remember(request, [seated.token])
         return redirect("lobby" if game.status == Game.Status.LOBBY else "table", code)
@@ -66,7 +66,7 @@ def join(request: HtmxHttpRequest, code: str) -> HttpResponse:
         "host": host_name(game),
         "ruleset_name": RULESET_NAMES.get(game.ruleset, game.ruleset),
         "options": options_text(game),
-        "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.seats.all()),
+        "open": game.status == Game.Status.LOBBY and any(s.is_open for s in game.all_seats()),
         "name": request.POST.get("name", ""),
         "name_limits": names.FIELD_LIMITS,
     }

@@ -55,7 +55,7 @@ def react(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         game = services.get_game(code)
         viewer = viewer_at(request, game)
-        seats = [s for s in game.seats.all() if s.player_token in viewer.tokens]
+        seats = [s for s in game.all_seats() if s.player_token in viewer.tokens]
         if not seats:
             raise NotYourSeat(_("Only the players at this table can react."))
         key = request.POST.get("reaction", "")

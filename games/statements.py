@@ -1,0 +1,100 @@
+"""The statements every move makes, written as SQL: the game read and locked, its
+seats read, the fields the move changed written, its events logged. Everything else
+goes through the ORM.
+
+Why: Django builds each query's SQL afresh every time it runs, and for these few,
+run at every move, the building cost more than everything else the database work
+does (the game's SELECT of its 25 columns above all): ``bench.movecost`` counted
+19.66 M instructions a move through the ORM, and about 3 M fewer through these
+(docs/performance.md). The SQL is the plainest SQLite and PostgreSQL both read. It
+names tables and columns from the models (``_meta``), takes each value through its
+field's own conversion for the database (``get_db_prep_save``) and gives rows back
+as model instances through ``Model.objects.raw`` (each field's ``from_db_value``),
+so a field added to a model needs nothing here. Every move of the test suite goes
+through these, on SQLite and, in ``tests/postgres_redis``, on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from games.models import Game, Seat, storable
+
+# Each function looks its connection up once (``django.db.connection`` looks it up
+# in asgiref's context-local storage at every use).
+
+
+def _field(model: type[models.Model], name: str) -> models.Field:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # a column of the model's table
+    return field
+
+
+def _quoted(db: BaseDatabaseWrapper, field: models.Field) -> str:
+    return db.ops.quote_name(str(field.column))
+
+
+def _column(db: BaseDatabaseWrapper, model: type[models.Model], name: str) -> str:
+    return _quoted(db, _field(model, name))
+
+
+def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
+    return db.ops.quote_name(model._meta.db_table)
+
+
+def locked_game(code: str) -> Game | None:
+    """The game of ``code``, its row locked until the transaction ends where the
+    database locks rows (``FOR UPDATE``; SQLite's write transaction locks it all)."""
+    if not storable(code):
+        return None
+    db = connections[DEFAULT_DB_ALIAS]
+    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+    sql = f"SELECT * FROM {_table(db, Game)} WHERE {_column(db, Game, 'code')} = %s{lock}"
+    return next(iter(Game.objects.raw(sql, [code])), None)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The seats of ``game`` by position, each knowing ``game`` as its game."""
+    db = connections[DEFAULT_DB_ALIAS]
+    sql = (
+        f"SELECT * FROM {_table(db, Seat)} WHERE {_column(db, Seat, 'game')} = %s"
+        f" ORDER BY {_column(db, Seat, 'position')}"
+    )
+    seats = list(Seat.objects.raw(sql, [game.pk]))
+    for seat in seats:
+        seat.game = game
+    return seats
+
+
+def update(game: Game, fields: Iterable[str]) -> None:
+    """Write these fields of ``game`` to its row, and no others."""
+    db = connections[DEFAULT_DB_ALIAS]
+    changed = [_field(Game, name) for name in dict.fromkeys(fields)]
+    sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+    values = [field.get_db_prep_save(getattr(game, field.attname), db) for field in changed]
+    sql = f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
+    with db.cursor() as cursor:
+        cursor.execute(sql, [*values, game.pk])
+
+
+def insert(rows: Sequence[models.Model]) -> None:
+    """Insert these new rows of one model (their ids are not read back), each field's
+    value as Django's own insert takes it (``pre_save``: a creation time is set)."""
+    if not rows:
+        return
+    db = connections[DEFAULT_DB_ALIAS]
+    model = type(rows[0])
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(_quoted(db, field) for field in fields)
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), db)
+        for instance in rows
+        for field in fields
+    ]
+    sql = f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
+    with db.cursor() as cursor:
+        cursor.execute(sql, values)
