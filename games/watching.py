@@ -49,6 +49,10 @@ log = logging.getLogger(__name__)
 # scheduled again.
 _pending: list[float | None] = [None]
 _last_push = [-PUSH_EVERY]  # when the last push began (time.monotonic)
+# The lists this process pushed last: a change that leaves every list as it was (a roll:
+# the list shows scores and rounds) is not pushed. A page that connects is sent its
+# own, read then.
+_last_lists: list[dict[str, str] | None] = [None]
 _pending_lock = threading.Lock()
 LOST_AFTER = 10.0
 
@@ -108,10 +112,15 @@ def push() -> None:
         _pending[0] = None  # a change from now on is read by the next push
         _last_push[0] = time.monotonic()
     try:
-        message = {"type": "watch.list", "lists": rendered()}
+        lists = rendered()
     except Exception:  # the next change pushes again
         log.exception("the list of games to watch was not rendered")
         return
+    with _pending_lock:
+        if lists == _last_lists[0]:
+            return
+        _last_lists[0] = lists
+    message = {"type": "watch.list", "lists": lists}
     broadcast.send_to_group(LIST_GROUP, message, "the list of games to watch")
 
 
