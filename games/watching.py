@@ -44,10 +44,10 @@ PUSH_EVERY = 0.5  # seconds: at most one push in this long, the first change at 
 RULESET_NAMES = dict(RULESET_CHOICES)
 
 log = logging.getLogger(__name__)
-# When the push now scheduled was scheduled (None: none is): the changes meanwhile wait
-# for it. One older than LOST_AFTER was lost with its loop (a server stopping) and is
-# scheduled again.
-_pending: list[float | None] = [None]
+# When the push now scheduled was scheduled, and on which loop (None: none is): the
+# changes meanwhile wait for it. One whose loop no longer runs (a server stopping, a
+# test's loop closed), or older than LOST_AFTER, was lost, and is scheduled again.
+_pending: list[tuple[float, asyncio.AbstractEventLoop | None] | None] = [None]
 _last_push = [-PUSH_EVERY]  # when the last push began (time.monotonic)
 # The lists this process pushed last: a change that leaves every list as it was (a roll:
 # the list shows scores and rounds) is not pushed. A page that connects is sent its
@@ -129,13 +129,15 @@ def changed() -> None:
     ``PUSH_EVERY``, else once that has passed, once for all the changes meanwhile. On a
     server, from its loop; elsewhere (a command, a test without a server), now."""
     now = time.monotonic()
+    loop = broadcast.server_loop()
     with _pending_lock:
         scheduled = _pending[0]
-        if scheduled is not None and now - scheduled < LOST_AFTER:
-            return  # a push is on its way, and will read this change
-        _pending[0] = now
+        if scheduled is not None:
+            at, on = scheduled
+            if now - at < LOST_AFTER and (on is None or on.is_running()):
+                return  # a push is on its way, and will read this change
+        _pending[0] = (now, loop)
         wait = max(0.0, _last_push[0] + PUSH_EVERY - now)
-    loop = broadcast.server_loop()
     if loop is None:
         push()
         return
