@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -144,7 +145,9 @@ class WaitingConsumer(AsyncWebsocketConsumer):
         await self.send_json({"counts": html})
 
     async def send_json(self, message: dict) -> None:
-        await self.send(text_data=json.dumps(message))
+        """Sent, unless the page has gone meanwhile (its close is the next message)."""
+        with contextlib.suppress(Disconnected):
+            await self.send(text_data=json.dumps(message))
 
 
 async def quick_socket(scope: dict, receive, send) -> None:

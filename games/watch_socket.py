@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
@@ -41,7 +42,12 @@ class WatchConsumer(AsyncWebsocketConsumer):
     async def watch_list(self, event: dict) -> None:
         message = event["lists"].get(self.language)
         if message is not None:
-            await self.send(text_data=message)
+            await self.send_text(message)
 
     async def send_games(self, games: str) -> None:
-        await self.send(text_data=json.dumps({"games": games}))
+        await self.send_text(json.dumps({"games": games}))
+
+    async def send_text(self, text: str) -> None:
+        """Sent, unless the page has gone meanwhile (its close is the next message)."""
+        with contextlib.suppress(Disconnected):
+            await self.send(text_data=text)
