@@ -312,11 +312,10 @@ def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
         others=[
             seat.shown_name
             for seat in game.seats.all()
-            if game.quick_play
-            and seat.kind != Seat.Kind.BOT
-            and seat.name
-            and seat.player_token not in viewer.tokens
-        ],
+            if seat.kind != Seat.Kind.BOT and seat.name and seat.player_token not in viewer.tokens
+        ]
+        if game.quick_play
+        else [],
         rule_tips=rule_tips(game.started_state()),
     )
     return context

@@ -33,15 +33,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import broadcast
-from games.forms import RULESET_CHOICES
 from games.models import Game
 from games.scorecard import column_heads
-from games.tableview import seat_names
+from games.tableview import RULESET_NAMES, seat_names
 
 LIST_GROUP = "watch.list"
 MOST = 50  # games a list shows, the latest started first
 PUSH_EVERY = 0.5  # seconds: at most one push in this long, the first change at once
-RULESET_NAMES = dict(RULESET_CHOICES)
 
 log = logging.getLogger(__name__)
 # When the push now scheduled was scheduled, and on which loop (None: none is): the
@@ -55,6 +53,7 @@ _last_push = [-PUSH_EVERY]  # when the last push began (time.monotonic)
 _last_lists: list[dict[str, str] | None] = [None]
 _pending_lock = threading.Lock()
 LOST_AFTER = 10.0
+_tasks: set[asyncio.Task] = set()  # pushes under way, kept from the collector
 
 
 def open_to_anyone() -> Q:
@@ -155,9 +154,6 @@ def _push_from_loop() -> None:
     task = asyncio.get_running_loop().create_task(database_sync_to_async(push)())
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)
-
-
-_tasks: set[asyncio.Task] = set()
 
 
 @receiver(broadcast.table_changed)

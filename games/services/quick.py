@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from games import broadcast, rules
 from games.errors import ActionError
 from games.models import Game, GameEvent, QuickQueue, Seat, Seek, bot_name
+from games.names import same_name
 from games.services import core
 from games.services.rooms import SeatSpec, create_game, player_name, start_table
 from games.viewer import Viewer
@@ -134,7 +135,7 @@ def press(viewer: Viewer, name: str, ruleset: str, socket: bool = False) -> Pres
 def _seat(other: Seek, viewer: Viewer, name: str, now: datetime) -> Game:
     """A new table of ``other``'s rule set, started, with ``other`` (who waited: first,
     and the host) and ``viewer`` at it. A second name like the first is told apart."""
-    if name.casefold() == other.name.casefold():
+    if same_name(name, other.name):
         name = f"{name} 2"
     game = Game.objects.create(
         ruleset=other.ruleset,
@@ -202,10 +203,9 @@ def seek_of(viewer: Viewer) -> Seek | None:
     return Seek.objects.select_related("game").filter(browser_id=viewer.browser_id).first()
 
 
-def seated_here(viewer: Viewer) -> Game | None:
-    """The table a stranger's press seated this browser at lately, if it was."""
-    seek = Seek.objects.select_related("game").filter(browser_id=viewer.browser_id).first()
-    if seek is None or seek.seated_at is None or seek.seated_at < timezone.now() - SEATED_KEPT:
+def table_found(seek: Seek, now: datetime) -> Game | None:
+    """The table a stranger's press seated ``seek``'s browser at lately, if it was."""
+    if seek.seated_at is None or seek.seated_at < now - SEATED_KEPT:
         return None
     return seek.game
 

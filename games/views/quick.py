@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from games.errors import ActionError
 from games.forms import RULESET_CHOICES, NewGameForm
 from games.services import local_tokens, quick
+from games.tableview import RULESET_NAMES
 from games.views import daily
 from games.views.access import (
     error_page,
@@ -20,7 +21,6 @@ from games.views.access import (
 )
 from games.views.home import home_context
 
-RULESET_NAMES = dict(RULESET_CHOICES)
 # the waiting page offers the computer again after this long with nobody come
 NOBODY_FOR_S = 30
 
@@ -51,7 +51,7 @@ def waiting(request: HttpRequest) -> HttpResponse:
     viewer = viewer_looking(request)
     seek = quick.seek_of(viewer)
     if seek is not None and seek.game is not None:
-        game = quick.seated_here(viewer)
+        game = quick.table_found(seek, seek.seen_at)
         if game is not None:
             return redirect("table", game.code)
         seek = None  # a table found long ago: this browser waits for nothing now

@@ -22,6 +22,17 @@ def press(page: Page, site: Server, name: str, rules: str = "Scandinavian Yatzy"
     page.get_by_role("button", name="Play someone now").click()
 
 
+def seated_strangers(new_page, site: Server) -> tuple[Page, Page]:
+    """Ann waits, Ben presses: both at one table, at Ann's turn."""
+    ann: Page = new_page()
+    press(ann, site, "Ann")
+    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
+    ben: Page = new_page()
+    press(ben, site, "Ben")
+    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+    return ann, ben
+
+
 @pytest.mark.slow
 def test_two_strangers_who_press_play_someone_now_sit_at_one_table(new_page, site: Server) -> None:
     ann: Page = new_page()
@@ -83,12 +94,7 @@ def test_a_waiter_who_leaves_the_page_is_not_paired(new_page, site: Server) -> N
 
 
 def test_a_player_mutes_a_strangers_reactions(new_page, site: Server) -> None:
-    ann: Page = new_page()
-    press(ann, site, "Ann")
-    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
-    ben: Page = new_page()
-    press(ben, site, "Ben")
-    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+    ann, ben = seated_strangers(new_page, site)
 
     mute = ann.get_by_role("button", name="Mute Ben's reactions")
     mute.click()
@@ -140,12 +146,7 @@ def test_a_watcher_sees_a_quick_game_listed_live_and_watches_it(new_page, site: 
     watcher.goto(site.url + "/watch/")
     expect(watcher.get_by_text("No game to watch just now")).to_be_visible()
 
-    ann: Page = new_page()
-    press(ann, site, "Ann")
-    expect(ann.get_by_role("heading", name="Looking for a player")).to_be_visible()
-    ben: Page = new_page()
-    press(ben, site, "Ben")
-    expect(ann.get_by_role("status").first).to_contain_text("Your turn, Ann.")
+    ann, ben = seated_strangers(new_page, site)
 
     game = watcher.locator(".watch-list li")
     expect(game).to_contain_text("Scandinavian Yatzy")  # listed as it started, unasked

@@ -32,6 +32,15 @@ async def sent_on(socket: Socket) -> str:
     return message["go"]
 
 
+async def waited_and_left(client: Client) -> None:
+    """Ann pressed, her waiting page connected, and she closed it."""
+    await press(client, "Ann")
+    ann = waiting_socket(client)
+    await ann.connect()
+    await ann.receive_json_from()
+    await ann.disconnect()
+
+
 async def press(client: Client, name: str, ruleset: str = "yatzy"):
     await sync_to_async(client.get)("/")
     return await sync_to_async(client.post)("/quick/play/", {"name": name, "ruleset": ruleset})
@@ -71,11 +80,7 @@ async def test_the_counts_come_in_the_pages_language(alice: Client) -> None:
 
 
 async def test_leaving_the_page_leaves_the_queue(alice: Client, bob: Client) -> None:
-    await press(alice, "Ann")
-    ann = waiting_socket(alice)
-    await ann.connect()
-    await ann.receive_json_from()
-    await ann.disconnect()
+    await waited_and_left(alice)
 
     assert not await sync_to_async(Seek.objects.exists)()
     answer = await press(bob, "Ben")
@@ -85,11 +90,7 @@ async def test_leaving_the_page_leaves_the_queue(alice: Client, bob: Client) -> 
 async def test_a_page_whose_socket_opens_again_waits_again(alice: Client, bob: Client) -> None:
     """A reload (or a connection lost and back): the old socket closes, the browser
     waits no more, and the page's new socket asks again, as the page's press did."""
-    await press(alice, "Ann")
-    ann = waiting_socket(alice)
-    await ann.connect()
-    await ann.receive_json_from()
-    await ann.disconnect()
+    await waited_and_left(alice)
     assert not await sync_to_async(Seek.objects.exists)()
 
     again = waiting_socket(alice)
