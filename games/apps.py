@@ -9,5 +9,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # the computer players listen for the tables' changes (``broadcast.table_changed``),
-        # and so does the Watch pages' list, for the tables anyone may watch
-        from games import bots, watching  # noqa: F401
+        # and so do the live lists: the Watch page's, for the tables anyone may watch, and
+        # the Open tables page's, for the rooms anyone may join
+        from games import bots, open_tables, watching  # noqa: F401

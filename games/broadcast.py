@@ -59,8 +59,12 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 _later: set[asyncio.Task] = set()  # delayed notices under way, kept from the collector
 
 # "Game ``code`` is at ``version``", for listeners in this process (the computer
-# players), sent with the notice; ``game`` is the game as the move committed it, or None.
+# players, the live lists), sent with the notice; ``game`` is the game as the move
+# committed it, or None; ``kind`` the move's (``GameEvent.Kind``), or "".
 table_changed = Signal()
+# "Who is in the lobby of game ``code`` changed" (a page came or went, a player is
+# away now), for listeners in this process (the open tables' list)
+lobby_presence = Signal()
 
 
 def group_name(code: str) -> str:
@@ -108,6 +112,7 @@ def lobby_changed(code: str) -> None:
     """Tell the lobby's pages that who is in it changed: each renders its own (a lobby
     has a handful of pages, and what each shows depends on who looks)."""
     _notify(code, {"type": "lobby.changed"})
+    lobby_presence.send(sender=Game, code=code)
 
 
 def publish(game: Game) -> Published:
@@ -117,7 +122,9 @@ def publish(game: Game) -> Published:
     return table
 
 
-def game_changed(code: str, version: int, game: Game, seats_changed: bool = False) -> None:
+def game_changed(
+    code: str, version: int, game: Game, seats_changed: bool = False, kind: str = ""
+) -> None:
     """Publish the table ``game`` (as its move committed it) is at, ``version``, and tell
     this process's listeners (``table_changed``). ``seats_changed``: a seat changed
     hands, so each socket of a browser that holds seats looks again at which it holds.
@@ -137,7 +144,7 @@ def game_changed(code: str, version: int, game: Game, seats_changed: bool = Fals
         if languages:  # else no page has a socket, nor asked for the table back
             game.__dict__["published"] = table = published(game, languages)
             _publish(game, table, extra)
-    table_changed.send(sender=Game, code=code, version=version, game=game)
+    table_changed.send(sender=Game, code=code, version=version, game=game, kind=kind)
 
 
 def answer_of(game: Game) -> str | None:

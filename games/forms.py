@@ -163,6 +163,14 @@ class NewGameForm(forms.Form):
         help_text=_("The game is listed on the Watch page while it is played."),
         required=False,
     )
+    open_to_anyone = forms.BooleanField(
+        label=_("Open to anyone"),
+        help_text=_(
+            "Strangers may take the invited seats: the room is listed on the Open tables"
+            " page while it waits, and anyone may watch the game."
+        ),
+        required=False,
+    )
     way = forms.ChoiceField(choices=[("", ""), *WAYS.items()], required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -216,6 +224,12 @@ class NewGameForm(forms.Form):
             raise forms.ValidationError(
                 gettext("A table has at most %(max)s seats.") % {"max": MAX_SEATS}
             )
+        if data["open_to_anyone"] and not data["invites"]:
+            self.add_error(
+                "open_to_anyone",
+                gettext("A room open to anyone needs a seat to invite to: add one under Players."),
+            )
+            return data
         if data["teams"] and seats < data["teams"]:
             raise forms.ValidationError(
                 gettext("%(teams)s teams need at least %(teams)s seats.") % {"teams": data["teams"]}

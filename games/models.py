@@ -96,6 +96,9 @@ class Game(models.Model):
     # listed on the Watch page while it is played (``games.watching``): the host's
     # choice; quick play's games are listed always
     watchable = models.BooleanField(default=False)
+    # its invited seats anyone may take: listed on the Open tables page while it waits
+    # for players and its host is here (``games.open_tables``), then on the Watch page
+    open_to_anyone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -326,6 +329,7 @@ class GameEvent(models.Model):
         AGAIN = "again"
         HANDOVER = "handover"  # a seat given to a computer player
         TAKEBACK = "takeback"  # and taken back by its player
+        OPEN = "open"  # the host opened the room to anyone, or closed it again
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

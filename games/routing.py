@@ -6,8 +6,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import re_path
 
 from games.consumers import CLOSE_UNKNOWN_GAME, table_socket
+from games.list_socket import OpenTablesConsumer, WatchConsumer
 from games.quick_socket import quick_socket
-from games.watch_socket import WatchConsumer
 
 
 class NoTable(AsyncWebsocketConsumer):
@@ -31,5 +31,6 @@ websocket_urlpatterns = [
     re_path(rf"^ws/g/{CODE}/(?P<page>[^/]+)/$", table),
     re_path(r"^ws/quick/(?P<ruleset>[a-z_]{1,20})/$", waiting),  # quick play's waiting page
     re_path(r"^ws/watch/$", WatchConsumer.as_asgi()),  # the Watch page's list
+    re_path(r"^ws/tables/$", OpenTablesConsumer.as_asgi()),  # the Open tables page's list
     re_path(r"", NoTable.as_asgi()),
 ]

@@ -2,7 +2,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.views import daily, history, home, howto, pwa, quick, review, room, table, watch
+from games.views import (
+    daily,
+    history,
+    home,
+    howto,
+    open_tables,
+    pwa,
+    quick,
+    review,
+    room,
+    table,
+    watch,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -22,6 +34,7 @@ urlpatterns = [
     path("g/<str:code>/join/", room.join, name="join"),
     path("g/<str:code>/seat/<str:token>/", room.rejoin, name="rejoin"),
     path("g/<str:code>/start/", room.start, name="start"),
+    path("g/<str:code>/open/", room.open_room, name="open_room"),
     path("g/<str:code>/leave/", room.leave, name="leave"),
     path("g/<str:code>/seats/<int:position>/remove/", room.remove_seat, name="remove_seat"),
     path("g/<str:code>/skip/", room.skip_turn, name="skip_turn"),
@@ -34,6 +47,8 @@ urlpatterns = [
     path("g/<str:code>/dice.json", review.dice, name="dice_export"),
     path("history/", history.history, name="history"),
     path("watch/", watch.watch, name="watch"),
+    path("tables/", open_tables.tables, name="open_tables"),
+    path("tables/join/", open_tables.take_open_seat, name="take_open_seat"),
     path("daily/play/", daily.play, name="daily_play"),
     path("daily/<str:ruleset>/", daily.today, name="daily_today"),
     path("daily/<str:ruleset>/<str:day>/", daily.day, name="daily_day"),

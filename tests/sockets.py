@@ -74,3 +74,14 @@ class Http(ApplicationCommunicator):
             if not chunk.get("more_body", False):
                 break
         return {**start, "body": body}
+
+
+ORIGIN = (b"origin", b"http://127.0.0.1")
+
+
+def list_page(path: str, language: str = "en") -> Socket:
+    """The socket of a page that shows a live list (``/ws/watch/``, ``/ws/tables/``),
+    its page in ``language``."""
+    from yatzy_site.asgi import application  # the site, once the tests have set it up
+
+    return Socket(application, path, headers=[ORIGIN, (b"accept-language", language.encode())])

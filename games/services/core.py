@@ -180,7 +180,7 @@ def bump(
     log(game, [(kind, seat, data), *then])
     code, version = game.code, game.version
     seats = kind in (GameEvent.Kind.HANDOVER, GameEvent.Kind.TAKEBACK)  # a seat changed hands
-    transaction.on_commit(lambda: broadcast.game_changed(code, version, game, seats))
+    transaction.on_commit(lambda: broadcast.game_changed(code, version, game, seats, kind))
 
 
 def log(game: Game, events: Sequence[Event]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Q
@@ -22,6 +23,9 @@ from games.names import name_too_long, same_name, seat_name
 from games.seating import browsers_seat, host_seats, player_tokens
 from games.services import core
 from games.viewer import Viewer
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_SEATS = 16
 
@@ -48,12 +52,14 @@ def create_game(
     computer_pace: str = "relaxed",
     turn_seconds: int = 0,
     watchable: bool = False,
+    open_to_anyone: bool = False,
 ) -> Game:
     """A new room with ``seats`` in order; the creating browser holds the local ones.
     Its dice follow from ``seed`` (a daily challenge's, kept secret until
     ``seed_secret_until`` even once the game is over), else from a fresh seed.
 
-    A table with no invitations starts at once; otherwise it waits in the lobby.
+    A table with no invitations starts at once; otherwise it waits in the lobby, where
+    anyone may take its invitations if it is ``open_to_anyone`` (``games.open_tables``).
     """
     try:
         rules = engine.get_ruleset(ruleset)
@@ -73,6 +79,7 @@ def create_game(
             computer_pace=computer_pace,
             turn_seconds=turn_seconds,
             watchable=watchable,
+            open_to_anyone=open_to_anyone,
             **core.committed_dice(seed),
         )
         now = timezone.now()
@@ -111,11 +118,18 @@ def player_name(name: str) -> str:
     return name
 
 
-def join(code: str, viewer: Viewer, name: str) -> Seat:
-    """Take the first open invitation at the table for ``viewer``."""
+def join(code: str, viewer: Viewer, name: str, stranger: bool = False) -> Seat:
+    """Take the first open invitation at the table for ``viewer``: by its invite link,
+    or as a ``stranger`` from the Open tables page, at a room open to anyone only."""
     name = player_name(name)
     with transaction.atomic():
         game = core.locked(code)
+        if stranger and not game.open_to_anyone:
+            raise ActionError(
+                _("This table is no longer open to anyone: its host invites by link."),
+                code="not_open",
+                status=409,
+            )
         if game.status != Game.Status.LOBBY:
             raise ActionError(
                 _("This game has already started: you can watch it instead."),
@@ -150,13 +164,9 @@ def join(code: str, viewer: Viewer, name: str) -> Seat:
 def remove_seat(code: str, viewer: Viewer, version: int, position: int) -> Game:
     """The host takes a seat away before the game starts."""
     with transaction.atomic():
-        game = core.locked(code)
-        core.check_version(game, version)
-        _check_host(game, viewer)
-        if game.status != Game.Status.LOBBY:
-            raise ActionError(
-                _("Seats can only be removed before the game starts."), code="started", status=409
-            )
+        game = _hosts_lobby(
+            code, viewer, version, _("Seats can only be removed before the game starts.")
+        )
         seat = game.seats.filter(position=position).first()
         if seat is None:
             raise ActionError(_("There is no such seat at this table."), code="no_seat")
@@ -218,6 +228,22 @@ def start(code: str, viewer: Viewer, version: int) -> Game:
     return game
 
 
+def open_room(code: str, viewer: Viewer, version: int, opened: bool) -> Game:
+    """The host opens the room to anyone (``opened``: strangers may take its
+    invitations, from the Open tables page), or closes it again (only the invite link
+    seats anyone then). Only before the game starts, and only with an invitation."""
+    with transaction.atomic():
+        game = _hosts_lobby(code, viewer, version, _("The game has started: its seats are taken."))
+        if opened and not any(seat.kind == Seat.Kind.REMOTE for seat in game.all_seats()):
+            raise ActionError(
+                _("This table has no seat to invite anyone to."), code="no_invitation"
+            )
+        if game.open_to_anyone != opened:
+            game.open_to_anyone = opened
+            core.bump(game, GameEvent.Kind.OPEN, None, {"open": opened}, ["open_to_anyone"])
+    return game
+
+
 def play_again(code: str, viewer: Viewer) -> Game:
     """The next game at a finished table: same seats, same browsers, same options;
     the first turn goes one seat along (to the next player's team, at a team table),
@@ -254,6 +280,7 @@ def play_again(code: str, viewer: Viewer) -> Game:
             turn_seconds=game.turn_seconds,
             watchable=game.watchable,
             quick_play=game.quick_play,  # strangers still
+            open_to_anyone=game.open_to_anyone,  # on the Watch page as the last one was
             **core.committed_dice(),
         )
         now = timezone.now()
@@ -339,6 +366,17 @@ def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
     before = Seat.objects.filter(held, game__next_game=game)
     positions = set(before.values_list("position", flat=True))
     return [seat.token for seat in seats if seat.position in positions]
+
+
+def _hosts_lobby(code: str, viewer: Viewer, version: int, started: StrOrPromise) -> Game:
+    """The game ``code`` locked, for its host to change its lobby at ``version``; the
+    refusal ``started`` once it has started."""
+    game = core.locked(code)
+    core.check_version(game, version)
+    _check_host(game, viewer)
+    if game.status != Game.Status.LOBBY:
+        raise ActionError(started, code="started", status=409)
+    return game
 
 
 def _check_host(game: Game, viewer: Viewer) -> None:

@@ -96,6 +96,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
             computer_pace=data["computer_pace"],
             turn_seconds=data["turn_seconds"],
             watchable=data["watchable"],
+            open_to_anyone=data["open_to_anyone"],
         )
     except ActionError as error:
         form.add_error(None, str(error.message))

@@ -32,12 +32,14 @@ LIMITED: dict[str, tuple[str, frozenset[str]]] = {
     "quick_play": ("create", POST),  # a press may make a table
     "quick_computer": ("create", POST),
     "join": ("join", POST),
+    "take_open_seat": ("join", POST),  # a seat at an open table
     "rejoin": ("join", LOOK | POST),  # the page that asks, and the seat taken
     **{
         name: ("move", POST)
         for name in (
             *("roll", "hold", "declare", "score"),
-            *("start", "leave", "remove_seat", "skip_turn", "hand_to_bot", "take_back"),
+            *("start", "open_room", "leave", "remove_seat"),
+            *("skip_turn", "hand_to_bot", "take_back"),
         )
     },
     "hint": ("move", LOOK),  # the coach's advice is worked out anew each time

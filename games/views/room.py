@@ -18,6 +18,7 @@ from games.models import Game, Seat, storable
 from games.seating import browsers_seat
 from games.tableview import RULESET_NAMES, host_name, lobby_context, options_text
 from games.views.access import (
+    BadForm,
     HtmxHttpRequest,
     allow,
     error_page,
@@ -136,6 +137,20 @@ def leave(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def remove_seat(request: HtmxHttpRequest, code: str, position: int) -> HttpResponse:
     try:
         services.remove_seat(code, viewer_of(request), int_field(request, "version"), position)
+    except ActionError as error:
+        return _lobby_with(request, code, error)
+    return _htmx_redirect(request, reverse("lobby", args=[code]))
+
+
+@require_POST
+def open_room(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The host opens the room to anyone (``open=1``) or closes it again (``open=0``)."""
+    try:
+        opened = request.POST.get("open")
+        if opened not in ("0", "1"):
+            raise BadForm(_("That request was malformed: reload the table and try again."))
+        version = int_field(request, "version")
+        services.open_room(code, viewer_of(request), version, opened == "1")
     except ActionError as error:
         return _lobby_with(request, code, error)
     return _htmx_redirect(request, reverse("lobby", args=[code]))

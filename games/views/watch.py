@@ -1,5 +1,5 @@
 """The Watch page: the games being played that anyone may watch (``games.watching``),
-live over its socket (``games.watch_socket``, static/js/watch.js)."""
+live over its socket (``games.list_socket``, static/js/live-list.js)."""
 
 from __future__ import annotations
 

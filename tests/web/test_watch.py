@@ -36,7 +36,7 @@ def test_a_quick_play_game_is_listed_with_its_scores_and_the_way_in(
     assert "American Yahtzee" in page
     assert f'<span class="leads"><bdi>Ann</bdi> {points}</span>' in page
     assert "Round 1 of 13" in page
-    assert 'data-watch-socket="/ws/watch/"' in page
+    assert 'data-list-socket="/ws/watch/"' in page
 
 
 def test_friends_tables_are_listed_only_if_their_host_lets_anyone_watch(

@@ -57,3 +57,20 @@ async def test_an_address_over_its_limit_is_closed_whatever_the_browser(
 
     await here.disconnect()
     await elsewhere.disconnect()
+
+
+@pytest.mark.parametrize("path", ["/ws/watch/", "/ws/tables/", "/ws/quick/yatzy/"])
+async def test_the_lists_and_quick_plays_waiting_page_count_against_the_same_limit(
+    db: None, settings, limits_on: LimitsClock, path: str
+) -> None:
+    settings.YATZY_RATES["socket"]["address"] = (1, 60)
+    headers = socket("nosuch").scope["headers"]
+    first, second = Socket(application, path, headers), Socket(application, path, headers)
+    for ws in (first, second):
+        ws.scope["client"] = ("203.0.113.9", 50000)
+    await first.connect()
+    assert await first.receive_from()  # its list, or where to go: let in
+
+    assert await closed_with(second) == CLOSE_TOO_MANY
+
+    await first.disconnect()

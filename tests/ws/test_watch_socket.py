@@ -11,16 +11,13 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from tests.conftest import create_game, version
-from tests.sockets import Socket
-from yatzy_site.asgi import application
+from tests.sockets import Socket, list_page
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-ORIGIN = (b"origin", b"http://127.0.0.1")
 
 
 def watch_socket(language: str = "en") -> Socket:
-    headers = [ORIGIN, (b"accept-language", language.encode())]
-    return Socket(application, "/ws/watch/", headers=headers)
+    return list_page("/ws/watch/", language)
 
 
 async def games_from(socket: Socket) -> str:
