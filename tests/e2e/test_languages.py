@@ -66,8 +66,9 @@ MISFITS = """width => {
 def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]:
     """Alice's session and her pages: a room waiting for a friend, a coached table at
     her turn after a roll, a table where she declares her target, a Maxi Yatzy table
-    of five, a finished game and its review, and a finished daily challenge, its
-    review and the day's table.
+    of five (anyone may watch it), a finished game and its review, and a finished daily
+    challenge, its review and the day's table; a room open to anyone, and quick play's
+    waiting page. A stranger's: the invite, the Watch and Open tables pages.
 
     Made in a thread of its own: the moves' broadcasts must not meet the event loop
     Playwright runs in the test's thread."""
@@ -82,13 +83,19 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
             declaring = create_game(alice, players="Bob", declared_target="on")
             alice.post(f"/g/{declaring.code}/roll/", {"version": version(declaring)}, **htmx)
             five = "\n".join(["Bob", "Christina", "Dominique", "Evangeline"])
-            maxi = create_game(alice, ruleset="maxi_yatzy", players=five, forced_order="on")
+            maxi = create_game(
+                alice, ruleset="maxi_yatzy", players=five, forced_order="on", watchable="on"
+            )
             alice.post(f"/g/{maxi.code}/roll/", {"version": version(maxi)}, **htmx)
             done = play_to_the_end(alice, create_game(alice, players="Bob", upper_only="on"))
             daily = play_to_the_end(alice, enter_daily(alice))
             password = "dice-tumble-42"
             data = {"username": "alice", "password1": password, "password2": password}
             alice.post("/accounts/signup/", data)  # her games are her account's
+            # a room open to anyone, its host's lobby page open: listed on /tables/
+            opened = create_game(alice, invites="2", open_to_anyone="on", forced_order="on")
+            opened.seats.filter(position=0).update(connections=1)
+            alice.post("/quick/play/", {"name": "Alice", "ruleset": "maxi_yatzy"})
             pages = {
                 "home": "/",
                 "room": f"/g/{room.code}/lobby/",
@@ -107,6 +114,7 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
                 "rating": "/rating/",
                 "delete-account": "/accounts/delete/",
                 "change-password": "/accounts/password_change/",
+                "quick-waiting": "/quick/",
             }
             # what a friend with the invite link sees, and a spectator of a game
             friends = {
@@ -115,6 +123,8 @@ def tables(transactional_db: None) -> tuple[str, dict[str, str], dict[str, str]]
                 "sign-up": "/accounts/signup/",
                 "log-in": "/accounts/login/",
                 "password-reset": "/accounts/password_reset/",
+                "watch": "/watch/",
+                "open-tables": "/tables/",
             }
             return alice.cookies["sessionid"].value, pages, friends
         finally:
@@ -141,6 +151,12 @@ def test_every_page_fits_a_phone_and_a_desktop_in_each_language(
         page: Page = new_page(WIDTHS[0], 900)
         if whose == "alice":
             page.context.add_cookies([{"name": "sessionid", "value": session, "url": site.url}])
+            # a tab of hers keeps her waiting for quick play: the page in each language
+            # then says so, not that she no longer waits (her last waiting tab gone)
+            waiting: Page = new_page()
+            waiting.context.add_cookies(page.context.cookies())
+            waiting.goto(site.url + "/quick/")
+            expect(waiting.get_by_text("you are one of them")).to_be_visible()
         for language, (name, path) in itertools.product(
             LANGUAGES, (alices if whose == "alice" else friends).items()
         ):
