@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat, Seek
 from games.services import quick
-from tests.conftest import create_game, version
+from tests.conftest import create_game, unisolated, version
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +196,27 @@ def test_strangers_see_no_link_of_the_others_and_may_mute_them(
     assert "data-mute" not in bob.get(f"/g/{friends.code}/").content.decode()
     # the one way to speak at the table is a quick reaction: there is no free text
     assert bob.post(f"/g/{code}/react/", {"reaction": "Hello there"}).status_code == 400
+
+
+def test_an_idle_stranger_is_skipped_by_the_timer_and_handed_to_the_computer_by_the_host(
+    alice: Client, bob: Client, spectator: Client, settings, dice: object
+) -> None:
+    """At a table of strangers an idle player is handled as at any table: their turn
+    runs out (quick play's tables have a turn timer), and once away the host may let
+    the computer play for them."""
+    for client, name in ((alice, "Ann"), (bob, "Ben")):
+        client.get("/")
+        answer = client.post("/quick/play/", {"name": name, "ruleset": "yatzy"})
+    game = Game.objects.get(code=answer["Location"].split("/")[2])
+    assert game.turn_seconds == quick.TURN_SECONDS
+
+    settings.YATZY_CLOCK_SHIFT = timedelta(seconds=quick.TURN_SECONDS + 1)  # Ann idles
+    page = unisolated(spectator.get(f"/g/{game.code}/").content.decode())
+
+    assert "Ann's turn was skipped: 0 in" in page and "Ben's turn." in page
+    Seat.objects.filter(name="Ben").update(away_since=timezone.now() - timedelta(minutes=1))
+    assert "Let the computer play for Ben" in unisolated(
+        alice.get(f"/g/{game.code}/").content.decode()
+    )
+    alice.post(f"/g/{game.code}/handover/", {"version": version(game)})
+    assert Seat.objects.get(game=game, name="Ben").kind == Seat.Kind.BOT
