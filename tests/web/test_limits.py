@@ -165,6 +165,25 @@ def test_joining_counts_the_seats_taken_not_the_page_looked_at(
     assert not other.seats.filter(name="Bob").exists()
 
 
+def test_a_seat_at_an_open_table_counts_as_joining_and_its_list_does_not(
+    alice: Client, bob: Client, settings, limits_on: LimitsClock
+) -> None:
+    first = create_game(alice, invites="1", open_to_anyone="on")
+    second = create_game(alice, invites="1", open_to_anyone="on")
+    been_here(bob)
+    settings.YATZY_RATES["join"]["browser"] = (1, 60)
+    for _ in range(3):
+        assert AtTheDoor(bob).get("/tables/").status_code == 200
+    taken = AtTheDoor(bob).post("/tables/join/", {"name": "Bob", "code": first.code})
+    assert taken.status_code == 302
+
+    refused = AtTheDoor(bob).post("/tables/join/", {"name": "Bob", "code": second.code})
+
+    assert refused.status_code == 429
+    assert WAIT_WORDS in refused.content.decode()
+    assert not second.seats.filter(name="Bob").exists()
+
+
 def test_a_personal_link_counts_as_joining(
     alice: Client, bob: Client, settings, limits_on: LimitsClock
 ) -> None:

@@ -66,6 +66,11 @@ def test_a_stranger_takes_a_seat_in_one_click_and_the_room_fills_and_leaves_the_
     assert "Bob" in lobby and "Leave this table" in lobby
     assert "1 of 3 seats free" in tables_page(spectator)
 
+    # strangers see no personal link but their own
+    bobs = fresh(game).seats.get(name="Bob").token
+    assert bobs not in alice.get(f"/g/{game.code}/lobby/").content.decode()
+    assert fresh(game).seats.get(name="Alice").token not in lobby
+
     take_a_seat(spectator, game, "Carl")
 
     assert game.code not in tables_page(Client())
