@@ -33,9 +33,8 @@ from games import readers
 from games.consumers import CLOSE_TRY_AGAIN_LATER, closed_for_limits, language_of
 from games.errors import ActionError
 from games.services import quick
-from games.viewer import Viewer, peek_viewer
-from games.views.daily import NAME_KEY
-from games.views.quick import counts_context
+from games.tableview import quick_counts
+from games.viewer import NAME_KEY, Viewer, peek_viewer
 
 logger = logging.getLogger(__name__)
 # the page is sent elsewhere ({"go": url}) and its socket closed: it does not reconnect
@@ -140,7 +139,7 @@ class WaitingConsumer(AsyncWebsocketConsumer):
         self.last_counts = counts
         with translation.override(self.language):
             html = render_to_string(
-                "games/quick.html#counts", {"counts": counts_context(counts, self.ruleset)}
+                "games/quick.html#counts", {"counts": quick_counts(counts, self.ruleset)}
             )
         await self.send_json({"counts": html})
 

@@ -29,6 +29,15 @@ RULESET_NAMES = {
 }
 
 
+def quick_counts(counts: dict[str, int], mine: str) -> list[dict]:
+    """Each rule set, how many wait for it in quick play, and whether it is the one this
+    browser waits for (the waiting page's list, rendered by the page and by its socket)."""
+    return [
+        {"ruleset": key, "name": name, "count": counts.get(key, 0), "mine": key == mine}
+        for key, name in RULESET_NAMES.items()
+    ]
+
+
 def seat_names(game: Game) -> dict[int, str]:
     return {
         seat.player_index: seat.shown_name

@@ -14,6 +14,7 @@ from typing import Any
 
 BROWSER_KEY = "browser_id"
 TOKENS_KEY = "seat_tokens"
+NAME_KEY = "player_name"  # the name this browser last played under
 # The most seat tokens a session keeps: a browser at more seats than that at once (a
 # dozen full tables at its screen) gets the oldest back from the seats' own record of
 # their browser, as it opens their table (``services.claim_seats_of_browser``).

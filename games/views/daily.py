@@ -13,6 +13,7 @@ from games import clock, daily, leaderboard, names, services
 from games.errors import ActionError
 from games.models import DailyAttempt, DailyChallenge
 from games.tableview import RULESET_NAMES
+from games.viewer import NAME_KEY
 from games.views.access import (
     error_page,
     remember,
@@ -26,7 +27,6 @@ from players.accounts import player_of
 from players.profile import day_streak
 
 # The name a browser last played under, offered again (the home page's forms)
-NAME_KEY = "player_name"
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 UNKNOWN_DAY = _("That is not a day: a day's table is at /daily/RULES/YYYY-MM-DD/.")

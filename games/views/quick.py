@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games.errors import ActionError
-from games.forms import RULESET_CHOICES, NewGameForm
+from games.forms import NewGameForm
 from games.services import local_tokens, quick
-from games.tableview import RULESET_NAMES
+from games.tableview import RULESET_NAMES, quick_counts
 from games.views import daily
 from games.views.access import (
     error_page,
@@ -61,21 +61,12 @@ def waiting(request: HttpRequest) -> HttpResponse:
     context = {
         "seek": seek,
         "ruleset_name": RULESET_NAMES.get(seek.ruleset, seek.ruleset),
-        "counts": counts_context(quick.counts(), seek.ruleset),
+        "counts": quick_counts(quick.counts(), seek.ruleset),
         "waited_s": int(waited),
         "nobody_for_s": NOBODY_FOR_S,
         "nobody_yet": waited >= NOBODY_FOR_S,
     }
     return render(request, "games/quick.html", context)
-
-
-def counts_context(counts: dict[str, int], mine: str) -> list[dict]:
-    """Each rule set, how many wait for it, and whether it is the one this browser
-    waits for (the waiting page's list, rendered by the page and by its socket)."""
-    return [
-        {"ruleset": key, "name": name, "count": counts.get(key, 0), "mine": key == mine}
-        for key, name in RULESET_CHOICES
-    ]
 
 
 @require_POST
