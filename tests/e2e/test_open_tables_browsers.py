@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import more_options, screenshot
+from tests.e2e.test_accessibility_audit import blocking_violations
 from tests.servers import Server
 
 
@@ -35,6 +36,8 @@ def test_a_stranger_joins_an_open_room_from_the_list_which_follows_it_live(
     expect(listed).to_contain_text("Host: Ann")
     expect(listed).to_contain_text("1 of 2 seats free")
     screenshot(cy, "open-tables-desktop")
+    found = blocking_violations(cy)  # axe-core's audit of the page with a room listed
+    assert not found, "\n".join(found)
 
     ben: Page = new_page(375, 667)
     ben.goto(site.url + "/tables/")
