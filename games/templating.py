@@ -1,9 +1,10 @@
-"""The Jinja2 environment of the table's template (``jinja_templates/games/table.html``), made by
-Django's ``Jinja2`` backend (``settings.TEMPLATES``): what its words and names go through.
+"""The Jinja2 environment of the table's template (``jinja_templates/games/table.html``),
+made by Django's ``Jinja2`` backend (``settings.TEMPLATES``): what its words and names
+go through.
 
 Its words are Django's translations, in the active language: ``_("...")`` for a message
 of the template's own, written as Django's ``{% translate %}`` writes it (the message
-as markup; ``|format`` fills its placeholders and escapes what it puts in, as
+as markup; ``|fill`` fills its placeholders and escapes what it puts in, as
 ``{% blocktranslate %}`` does), ``gettext`` for a name the code marked (escaped where it
 is shown), and the plural messages below, as Python, where makemessages finds them
 (it finds ``_("...")`` in a Jinja2 template, not a plural). A name is isolated by the
@@ -14,13 +15,34 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.defaultfilters import floatformat
+from django.utils.functional import Promise
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
 from markupsafe import Markup
 
-from games.scorecard import Scorecard, short_heads
 from games.templatetags.bidi import bdi
+
+
+def django_escaped(value: object) -> object:
+    """What a ``{{ }}`` shows, escaped as Django's templates escape it: Jinja2 writes an
+    apostrophe ``&#39;`` and a quote ``&#34;``, Django ``&#x27;`` and ``&quot;``, and
+    the table reads as the same bytes whichever template language wrote it. Only a
+    plain string with either needs Django's ``escape``; anything else Jinja2 escapes
+    as Django would (markup is shown as it is; a lazy translation is a string)."""
+    if isinstance(value, Promise):
+        value = str(value)
+    if type(value) is str and ("'" in value or '"' in value):
+        return escape(value)
+    return value
+
+
+def filled(message: str, **values: Any) -> SafeString:
+    """``message`` (markup) with its placeholders filled by ``values``, each escaped as
+    Django's templates escape (``django_escaped``), as ``{% blocktranslate %}`` fills
+    its message."""
+    return mark_safe(message % {name: conditional_escape(v) for name, v in values.items()})
 
 
 def translated(message: str) -> Markup:
@@ -57,14 +79,9 @@ def watching(count: int) -> SafeString:
     return mark_safe(words % {"counter": count})  # safe: a message and a number
 
 
-def scorecard_heads(card: Scorecard) -> tuple[tuple[str, str, str], ...]:
-    """Each column's head: its name as markup, in plain text, and short (``short_heads``)."""
-    return tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
-
-
 def environment(**options: Any) -> Environment:
     """The environment Django's ``Jinja2`` backend renders the table's template with."""
-    env = Environment(**options)
+    env = Environment(**options, finalize=django_escaped)
     env.globals.update(
         _=translated,
         gettext=gettext,
@@ -72,7 +89,6 @@ def environment(**options: Any) -> Environment:
         rolls_left_words=rolls_left,
         computer_players=computer_players,
         watching=watching,
-        heads=scorecard_heads,
     )
-    env.filters.update(bdi=bdi, floatformat=floatformat)
+    env.filters.update(bdi=bdi, fill=filled, floatformat=floatformat)
     return env
