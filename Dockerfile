@@ -22,6 +22,7 @@ RUN pip install --no-deps --no-build-isolation .
 
 COPY manage.py ./
 COPY templates ./templates
+COPY jinja_templates ./jinja_templates
 COPY static ./static
 COPY locale ./locale
 

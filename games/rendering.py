@@ -6,12 +6,15 @@ are the mover's answer and every socket's push (``games/broadcast.py``). Nothing
 them depends on who looks: the controls of the player to move are in them, and each
 page shows them only where its viewer holds that seat (``tableview.Me``, carried by
 the page as it loads). A page loaded whole renders the table for itself, with its
-forms' CSRF fields, from the same partials.
+forms' CSRF fields, from the same macros.
 
-The parts of a table (a scorecard's cell, row and head, a die, the roll button, the
-presence list, the banner) are each a partial rendered once per what it is given and
-kept (``fragment``): between two rolls most of a table reads as it did, and Django's
-template engine costs some microseconds per tag, with a hundred cells to a scorecard.
+The table is Jinja2's (``jinja_templates/games/table.html``, a macro a part), the page
+around it Django's (``templates/games/table.html``): Jinja2 compiles a template to
+Python, and the table's rendering was 42 % of a move's work in Django (with Django's
+template language, docs/performance.md). Its parts (a scorecard's cell, row and head, a
+die, the roll button, the presence list, the banner) are each rendered once per what
+they are given and kept (``fragment``): between two rolls most of a table reads as it
+did, and a hundred cells rendered afresh cost more than looking them up, in Jinja2 too.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import NamedTuple, TypedDict, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from django.conf import settings
+from django.template import engines
+from django.template.backends.jinja2 import Jinja2
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
+from markupsafe import Markup
 
 from games.bounded import Bounded
 from games.models import Game, Seat
@@ -35,12 +41,20 @@ from games.scorecard import Cell, Scorecard, rule_tips, short_heads
 from games.tableview import Confirm, Me, Table, handed_over, lobby_context, table_urls, table_view
 from games.viewer import Viewer
 
-TEMPLATE = "games/table.html"
+PAGE = "games/table.html"  # the page, in Django's template language (templates/)
+TABLE = "games/table.html"  # the table, in Jinja2's (jinja_templates/)
+
+
+def table_macros() -> Any:
+    """The macros of the table's template, each a part of the table: Jinja2's own
+    template through Django's backend (``settings.TEMPLATES``)."""
+    return cast(Jinja2, engines["jinja2"]).env.get_template(TABLE).module
+
 
 # How many renderings of each partial a process keeps (``fragment``): a scorecard's
 # cells and rows come in hundreds per rule set and language, the rest in tens.
-_FRAGMENT_SIZES = {"scorecard-cell": 8192, "scorecard-sum": 4096, "scorecard-row": 8192}
-_FRAGMENTS: dict[str, Bounded[tuple, SafeString]] = {}
+_FRAGMENT_SIZES = {"scorecard_cell": 8192, "scorecard_sum": 4096, "scorecard_row": 8192}
+_FRAGMENTS: dict[str, Bounded[tuple, Markup]] = {}
 _FRAGMENTS_LOCK = threading.Lock()
 
 Kept = TypeVar("Kept")
@@ -60,37 +74,35 @@ def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> K
     return value
 
 
-def fragment(partial: str, language: str, /, **context: object) -> SafeString:
-    """The ``partial`` of ``table.html`` rendered with ``context`` alone (no request, so
-    no context processor adds to it) in the active language, ``language`` (given by
-    the caller, who asks ``get_language`` once for a whole table: each asking is a
-    walk through asgiref's context-local storage), kept per process under the
-    language and ``context`` itself: a key cannot forget something its partial is
-    shown. A value must always be given as one type (a name as ``str``, never
-    ``SafeString``): equal values render the same."""
+def fragment(partial: str, language: str, /, **context: object) -> Markup:
+    """The macro ``partial`` of the table's template called with ``context`` in the
+    active language, ``language`` (given by the caller, who asks ``get_language`` once
+    for a whole table: each asking is a walk through asgiref's context-local storage),
+    kept per process under the language and ``context`` itself: a key cannot forget
+    something its partial is shown. A value must always be given as one type (a name
+    as ``str``, never ``SafeString``): equal values render the same."""
     cache = _FRAGMENTS.get(partial)
     if cache is None:
         with _FRAGMENTS_LOCK:
             cache = _FRAGMENTS.setdefault(partial, Bounded(_FRAGMENT_SIZES.get(partial, 1024)))
     key = (language, *context.items())
-    return kept(cache, key, lambda: render_to_string(f"{TEMPLATE}#{partial}", context))
+    return kept(cache, key, lambda: getattr(table_macros(), partial)(**context))
 
 
-class Pieces(TypedDict):
-    """The parts of one table rendered (``fragment``), for the table partial to put
-    the version's forms around. A dict: the template language looks a name up as a
-    key first, and in anything else than a dict that first try raises and is caught,
-    at every lookup."""
+class Pieces(NamedTuple):
+    """The parts of one table rendered (``fragment``), for the ``table`` macro to put
+    the version's forms around. Not a dict: Jinja2 looks ``pieces.heading`` up as an
+    attribute first, and in a dict that first try raises and is caught."""
 
-    heading: SafeString  # the title, the turn banner, the target and joker lines
-    banner: SafeString
-    turn_line: SafeString  # whose turn it is, in the dice's bar
-    joker: SafeString
-    dice: tuple[SafeString, ...]  # each die's button, or the line saying none is rolled
-    roll_button: SafeString
-    presence: SafeString
-    scorecard: SafeString
-    legend: SafeString  # the scorecard's key
+    heading: Markup  # the title, the turn banner, the target and joker lines
+    banner: Markup
+    turn_line: Markup  # whose turn it is, in the dice's bar
+    joker: Markup
+    dice: tuple[Markup, ...]  # each die's button, or the line saying none is rolled
+    roll_button: Markup
+    presence: Markup
+    scorecard: Markup
+    legend: SafeString  # the scorecard's key (Django's: the lobby and review show it too)
     fingerprint: SafeString  # the dice's commitment (and seed, once revealed)
 
 
@@ -100,8 +112,8 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
     viewer is to move (``mine``) or not."""
     turn = view.turn
     language = get_language()
-    banner = fragment("banner", language, turn=turn, mine=mine)
-    joker = fragment("joker", language, joker=turn.joker) if turn.joker else SafeString()
+    banner = fragment("turn_banner", language, turn=turn, mine=mine)
+    joker = fragment("joker_words", language, joker=turn.joker) if turn.joker else Markup()
     if view.dice:
         dice = tuple(
             fragment(
@@ -110,19 +122,19 @@ def pieces(view: Table, mine: bool | None = None) -> Pieces:
             for i, (face, held) in enumerate(view.dice)
         )
     else:
-        dice = (fragment("no-dice", language, count=view.dice_count),)
+        dice = (fragment("no_dice", language, count=view.dice_count),)
     return Pieces(
         heading=fragment("heading", language, turn=turn, banner=banner, joker=joker),
         banner=banner,
-        turn_line=fragment("turn-line", language, turn=turn, mine=mine)
+        turn_line=fragment("turn_line", language, turn=turn, mine=mine)
         if turn.player_to_move
-        else SafeString(),
+        else Markup(),
         joker=joker,
         dice=dice,
         roll_button=fragment(
-            "roll-button", language, can_roll=view.can_roll, rolls_left=turn.rolls_left, mine=mine
+            "roll_button", language, can_roll=view.can_roll, rolls_left=turn.rolls_left, mine=mine
         ),
-        presence=fragment("presence", language, presence=view.presence),
+        presence=fragment("presence_lines", language, presence=view.presence),
         scorecard=scorecard_html(view.scorecard, mine, language),
         legend=included("games/_scorecard_legend.html", language, key=view.scorecard.key),
         fingerprint=included(
@@ -145,12 +157,12 @@ def included(template: str, language: str, /, **context: object) -> SafeString:
     return kept(_INCLUDED, key, lambda: render_to_string(template, context))
 
 
-_COLUMNS: Bounded[tuple, tuple[SafeString, ...]] = Bounded(1024)
+_COLUMNS: Bounded[tuple, tuple[Markup, ...]] = Bounded(1024)
 
 
 def scorecard_html(
     card: Scorecard, mine: bool | None = None, language: str | None = None
-) -> SafeString:
+) -> Markup:
     """The scorecard's table from its rows, each rendered once per its cells, from
     columns whose cells are each rendered once per what they show: between two rolls
     only the column to move changes. ``mine`` as for ``pieces``: the scores offered to
@@ -162,7 +174,7 @@ def scorecard_html(
     ]
     rows = tuple(
         fragment(
-            "scorecard-row",
+            "scorecard_row",
             language,
             key=key,
             kind=kind,
@@ -173,14 +185,13 @@ def scorecard_html(
         for r, (key, name, kind, rule) in enumerate(card.rows)
     )
     heads = tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
-    head = fragment("scorecard-head", language, heads=heads, current_column=card.current_column)
-    context = {"head": head, "rows": rows, "columns": len(card.columns)}
-    return render_to_string(f"{TEMPLATE}#scorecard", context)
+    head = fragment("scorecard_head", language, heads=heads, current_column=card.current_column)
+    return table_macros().scorecard(head=head, rows=rows, columns=len(card.columns))
 
 
 def _column_html(
     card: Scorecard, cells: tuple, current: bool, mine: bool | None, language: str
-) -> tuple[SafeString, ...]:
+) -> tuple[Markup, ...]:
     """One column's ``<td>`` cells, top to bottom, kept per the cells and language."""
     key = (language, card.rows, cells, current, mine)
     return kept(
@@ -190,7 +201,7 @@ def _column_html(
             # the cell's fields one by one: a key of plain values, which the garbage
             # collector stops walking (a named tuple it walks for as long as it is kept)
             fragment(
-                "scorecard-cell",
+                "scorecard_cell",
                 language,
                 category=category,
                 name=name,
@@ -202,10 +213,15 @@ def _column_html(
                 mine=mine,
             )
             if isinstance(cell, Cell)
-            else fragment("scorecard-sum", language, value=cell, current=current)
+            else fragment("scorecard_sum", language, value=cell, current=current)
             for cell, (category, name, _kind, _rule) in zip(cells, card.rows, strict=True)
         ),
     )
+
+
+def die_face(face: int) -> SafeString:
+    """A die's face drawn as the table draws it (the review's dice)."""
+    return SafeString(table_macros().die_face(face))
 
 
 def spectators(game: Game) -> int:
@@ -215,7 +231,7 @@ def spectators(game: Game) -> int:
 
 
 def table_context(game: Game, me: Me | None = None) -> dict:
-    """What the ``table`` partial shows of ``game``: the same for every viewer, or (a
+    """What the ``table`` macro shows of ``game``: the same for every viewer, or (a
     whole page, ``me``) only what its viewer sees of that."""
     view = table_view(game)
     mine = None if me is None else me.my_turn
@@ -230,13 +246,16 @@ def table_context(game: Game, me: Me | None = None) -> dict:
     }
 
 
+def table_html(context: dict) -> str:
+    """The table of ``context`` (``table_context``) as markup."""
+    return str(table_macros().table(**context))
+
+
 def render_table(game: Game) -> str:
     """The table as every browser at it is sent it, in the active language: swapped
     in by id (``hx-swap-oob``) wherever it comes, the answer to a move as much as a
     push. Its forms carry no CSRF field: htmx sends the token in a header."""
-    context = table_context(game)
-    context["oob"] = True
-    return render_to_string(f"{TEMPLATE}#table", context)
+    return table_html({**table_context(game), "oob": True})
 
 
 class Published(NamedTuple):
@@ -291,46 +310,49 @@ def answer_context(
 
 def render_answer(game: Game, **extra: object) -> str:
     """``answer_context``'s table, for an htmx answer."""
-    return render_to_string(f"{TEMPLATE}#table", answer_context(game, **extra))  # type: ignore[arg-type]
+    return table_html(answer_context(game, **extra))  # type: ignore[arg-type]
 
 
-def page_context(game: Game, viewer: Viewer, me: Me, **extra: object) -> dict:
+def page_context(game: Game, viewer: Viewer, me: Me, csrf_input: str = "", **extra: object) -> dict:
     """The context of the whole table page for ``viewer``: only what ``me`` sees of the
-    table (a page without JavaScript is never pushed the table everyone is sent), and
-    who is looking, for the page to keep its part of each table that comes."""
-    context = answer_context(game, me=me, **extra)  # type: ignore[arg-type]
-    context.update(
-        oob=False,
-        game=game,
-        me=me,
-        ruleset_name=context["view"].turn.ruleset_name,
-        handed_over=handed_over(game, viewer),
-        urls=table_urls(game.code),  # the page's own: the take-back, the table's
-        plays=me.player,  # a spectator has no turn to be called to (the chime)
-        reactions=REACTIONS.items(),
+    table (a page without JavaScript is never pushed the table everyone is sent), with
+    its forms' CSRF fields (``csrf_input``), and who is looking, for the page to keep
+    its part of each table that comes."""
+    table = answer_context(game, me=me, **extra)  # type: ignore[arg-type]
+    table.update(oob=False, csrf_input=csrf_input)
+    view = table["view"]
+    return {
+        "table": SafeString(table_html(table)),
+        "oob": False,
+        "game": game,
+        "me": me,
+        "ruleset_name": view.turn.ruleset_name,
+        "handed_over": handed_over(game, viewer),
+        "urls": table_urls(game.code),  # the page's own: the take-back, the table's
+        "plays": me.player,  # a spectator has no turn to be called to (the chime)
+        "reactions": REACTIONS.items(),
         # at a table of strangers, the players whose reactions this page may mute
-        others=[
+        "others": [
             seat.shown_name
             for seat in game.seats.all()
             if seat.kind != Seat.Kind.BOT and seat.name and seat.player_token not in viewer.tokens
         ]
         if game.quick_play or game.open_to_anyone
         else [],
-        rule_tips=rule_tips(game.started_state()),
-    )
-    return context
+        "rule_tips": rule_tips(game.started_state()),
+    }
 
 
 def handed_over_offer(code: str, seats: tuple[tuple[int, str], ...]) -> str:
     """The take-back offer of a table page, to be swapped in by id (none: emptied)."""
     context = {"handed_over": seats, "urls": table_urls(code), "oob": True}
-    return render_to_string(f"{TEMPLATE}#handed-over", context)
+    return render_to_string(f"{PAGE}#handed-over", context)
 
 
 def me_marker(me: Me) -> str:
     """Who is looking, as the page carries it (``#me``), to be swapped in by id when a
     seat changes hands."""
-    return render_to_string(f"{TEMPLATE}#me", {"me": me, "oob": True})
+    return render_to_string(f"{PAGE}#me", {"me": me, "oob": True})
 
 
 def render_lobby(game: Game, viewer: Viewer) -> str:

@@ -108,7 +108,13 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": template_options,
-    }
+    },
+    {  # the table a move renders (games/rendering.py): Jinja2 compiles it to Python
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja_templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.templating.environment"},
+    },
 ]
 
 if "DATABASE_URL" in os.environ or PRODUCTION:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.backends.utils import csrf_input
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 from django.views import defaults
@@ -171,7 +172,7 @@ def table_response(
             # at the table is sent); a table asked for again is rendered for the asking
             return HttpResponse(broadcast.answer_of(game) or render_table(game))
         return HttpResponse(render_answer(game, **extra), status=status)
-    context = page_context(game, viewer, me(game, viewer), **extra)
+    context = page_context(game, viewer, me(game, viewer), csrf_input(request), **extra)
     context["page"] = broadcast.new_page_id()
     context["server_now_ms"] = int(time.time() * 1000)  # timer.js: the browser's clock's error
     if game.status == Game.Status.PLAYING:  # to go on on another device

@@ -20,6 +20,7 @@ from games.bidi import isolated
 from games.dice_export import dice_export
 from games.errors import ActionError
 from games.models import DailyAttempt, Game
+from games.rendering import die_face
 from games.replay import replay
 from games.scorecard import (
     column_heads,
@@ -141,12 +142,14 @@ def dice(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def _dice_shown(step) -> list[tuple[int, bool]]:
-    """The dice of a review step, each with whether it is held: as rolled, or those
-    that were scored (the next turn has none yet)."""
+def _dice_shown(step) -> list[tuple[int, bool, SafeString]]:
+    """The dice of a review step, each with whether it is held and its face as the
+    table draws it: as rolled, or those that were scored (the next turn has none yet)."""
     if step.after.dice:
-        return [(face, i in step.after.held) for i, face in enumerate(step.after.dice)]
-    return [(face, False) for face in step.before.dice]
+        shown = [(face, i in step.after.held) for i, face in enumerate(step.after.dice)]
+    else:
+        shown = [(face, False) for face in step.before.dice]
+    return [(face, held, die_face(face)) for face, held in shown]
 
 
 def _costly(decision: Decision, steps, names: dict[int, str]) -> dict:

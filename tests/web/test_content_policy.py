@@ -13,7 +13,8 @@ from django.test import Client
 
 from tests.conftest import create_game
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = [ROOT / "templates", ROOT / "jinja_templates"]  # Django's and Jinja2's
 INLINE = {
     "a script without src": re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I),
     "an event handler attribute": re.compile(r"<[^>]*\son[a-z]+\s*=", re.I),
@@ -27,8 +28,8 @@ pytestmark = pytest.mark.skipif(django.VERSION < (6, 0), reason="Django 5.2 send
 
 @pytest.mark.parametrize(
     "template",
-    sorted(path for path in TEMPLATES.rglob("*.html")),
-    ids=lambda path: str(path.relative_to(TEMPLATES)),
+    sorted(path for folder in TEMPLATES for path in folder.rglob("*.html")),
+    ids=lambda path: str(path.relative_to(ROOT)),
 )
 def test_no_template_holds_anything_inline(template: Path) -> None:
     text = template.read_text()

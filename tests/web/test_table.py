@@ -650,8 +650,7 @@ def test_no_joker_is_said_for_five_alike_while_the_yahtzee_box_is_open(alice: Cl
 
 
 def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> None:
-    from django.template.loader import render_to_string
-
+    from games.rendering import table_macros
     from games.tableview import presence
 
     seats = (
@@ -660,9 +659,7 @@ def test_a_friends_seat_the_computer_plays_for_keeps_its_own_line(db: None) -> N
         ("bot", "Computer 1 (Good)", False, False),
         ("bot", "Computer 2 (Good)", False, False),
     )
-    context = {"presence": presence(seats)}
-
-    assert render_to_string("games/table.html#presence", context) == (
+    assert str(table_macros().presence_lines(presence(seats))) == (
         '<li class="online"><bdi>Alice</bdi>: connected</li>'
         '<li class="bot"><bdi>Bob</bdi>: computer player</li>'
         '<li class="bot">2 computer players</li>'
