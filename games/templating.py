@@ -19,7 +19,7 @@ from django.utils.functional import Promise
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
-from jinja2 import Environment
+from jinja2 import Environment, Undefined
 from markupsafe import Markup
 
 from games.templatetags.bidi import bdi
@@ -81,6 +81,9 @@ def watching(count: int) -> SafeString:
 
 def environment(**options: Any) -> Environment:
     """The environment Django's ``Jinja2`` backend renders the table's template with."""
+    # a name the template does not have shows as nothing, as in Django's templates, with
+    # DEBUG on too (Django's backend would show it then, ``DebugUndefined``)
+    options["undefined"] = Undefined
     env = Environment(**options, finalize=django_escaped)
     env.globals.update(
         _=translated,
