@@ -9,7 +9,8 @@ does (the game's SELECT of its 25 columns above all): ``bench.movecost`` counted
 (docs/performance.md). The SQL is the plainest SQLite and PostgreSQL both read. It
 names tables and columns from the models (``_meta``), takes each value through its
 field's own conversion for the database (``get_db_prep_save``) and gives rows back
-as model instances through ``Model.objects.raw`` (each field's ``from_db_value``),
+as model instances as the ORM makes them (each value converted as the ORM converts
+it, the field's ``from_db_value`` included; ``Model.from_db``),
 so a field added to a model needs nothing here. Every move of the test suite goes
 through these, on SQLite and, in ``tests/postgres_redis``, on PostgreSQL.
 """
@@ -17,11 +18,14 @@ through these, on SQLite and, in ``tests/postgres_redis``, on PostgreSQL.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from games.models import Game, Seat, storable
+
+M = TypeVar("M", bound=models.Model)
 
 # Each function looks its connection up once (``django.db.connection`` looks it up
 # in asgiref's context-local storage at every use).
@@ -45,6 +49,37 @@ def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
     return db.ops.quote_name(model._meta.db_table)
 
 
+def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str | int]) -> list[M]:
+    """The rows of ``model``'s table that ``where`` selects, as instances: every column,
+    each value through the conversions the ORM gives it (the backend's, then the
+    field's own ``from_db_value``), made as the ORM makes them (``Model.from_db``)."""
+    fields = model._meta.concrete_fields
+    columns = ", ".join(_quoted(db, field) for field in fields)
+    with db.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {_table(db, model)} {where}", params)
+        rows = cursor.fetchall()
+    if not rows:
+        return []
+    table = model._meta.db_table
+    converting = []
+    for index, field in enumerate(fields):
+        column = field.get_col(table)
+        converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
+        if converters:
+            converting.append((index, column, converters))
+    names = [field.attname for field in fields]
+    found = []
+    for row in rows:
+        values = list(row)
+        for index, column, converters in converting:
+            value = values[index]
+            for converter in converters:
+                value = converter(value, column, db)
+            values[index] = value
+        found.append(model.from_db(db.alias, names, values))
+    return found
+
+
 def locked_game(code: str) -> Game | None:
     """The game of ``code``, its row locked until the transaction ends where the
     database locks rows (``FOR UPDATE``; SQLite's write transaction locks it all)."""
@@ -52,18 +87,15 @@ def locked_game(code: str) -> Game | None:
         return None
     db = connections[DEFAULT_DB_ALIAS]
     lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    sql = f"SELECT * FROM {_table(db, Game)} WHERE {_column(db, Game, 'code')} = %s{lock}"
-    return next(iter(Game.objects.raw(sql, [code])), None)
+    games = _read(db, Game, f"WHERE {_column(db, Game, 'code')} = %s{lock}", [code])
+    return games[0] if games else None
 
 
 def seats_of(game: Game) -> list[Seat]:
     """The seats of ``game`` by position, each knowing ``game`` as its game."""
     db = connections[DEFAULT_DB_ALIAS]
-    sql = (
-        f"SELECT * FROM {_table(db, Seat)} WHERE {_column(db, Seat, 'game')} = %s"
-        f" ORDER BY {_column(db, Seat, 'position')}"
-    )
-    seats = list(Seat.objects.raw(sql, [game.pk]))
+    where = f"WHERE {_column(db, Seat, 'game')} = %s ORDER BY {_column(db, Seat, 'position')}"
+    seats = _read(db, Seat, where, [game.pk])
     for seat in seats:
         seat.game = game
     return seats
