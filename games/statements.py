@@ -17,11 +17,13 @@ through these, on SQLite and, in ``tests/postgres_redis``, on PostgreSQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from types import MethodType
+from typing import NamedTuple, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.expressions import Col
 
 from games.models import Game, Seat, storable
 
@@ -49,34 +51,75 @@ def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
     return db.ops.quote_name(model._meta.db_table)
 
 
+class _Reading(NamedTuple):
+    """How one model's rows are read on one kind of backend: its columns, listed, and
+    per column that the ORM converts, its converters (``_converters``)."""
+
+    columns: str
+    names: list[str]
+    converting: list[tuple[int, Col, tuple[tuple[Callable, bool], ...]]]
+
+
+# per model and backend: the converters the ORM gives a column depend on both alone,
+# and working them out at every read cost more than the read's own SQL work
+_READINGS: dict[tuple[type[models.Model], type[BaseDatabaseWrapper]], _Reading] = {}
+
+
+def _reading(db: BaseDatabaseWrapper, model: type[models.Model]) -> _Reading:
+    key = (model, type(db))
+    reading = _READINGS.get(key)
+    if reading is None:
+        fields = model._meta.concrete_fields
+        table = model._meta.db_table
+        converting = []
+        for index, field in enumerate(fields):
+            column = field.get_col(table)
+            converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
+            if converters:
+                converting.append((index, column, _converters(db, converters)))
+        reading = _READINGS[key] = _Reading(
+            ", ".join(_quoted(db, field) for field in fields),
+            [field.attname for field in fields],
+            converting,
+        )
+    return reading
+
+
+def _converters(
+    db: BaseDatabaseWrapper, converters: list[Callable]
+) -> tuple[tuple[Callable, bool], ...]:
+    """Each converter as a function, and whether it is a method of the backend's
+    operations, to be called with the operations of the connection at hand (a
+    connection lasts a request; the functions last the process)."""
+    return tuple(
+        (converter.__func__, True)
+        if isinstance(converter, MethodType) and converter.__self__ is db.ops
+        else (converter, False)
+        for converter in converters
+    )
+
+
 def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str | int]) -> list[M]:
     """The rows of ``model``'s table that ``where`` selects, as instances: every column,
     each value through the conversions the ORM gives it (the backend's, then the
     field's own ``from_db_value``), made as the ORM makes them (``Model.from_db``)."""
-    fields = model._meta.concrete_fields
-    columns = ", ".join(_quoted(db, field) for field in fields)
+    reading = _reading(db, model)
     with db.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {_table(db, model)} {where}", params)
+        cursor.execute(f"SELECT {reading.columns} FROM {_table(db, model)} {where}", params)
         rows = cursor.fetchall()
-    if not rows:
-        return []
-    table = model._meta.db_table
-    converting = []
-    for index, field in enumerate(fields):
-        column = field.get_col(table)
-        converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
-        if converters:
-            converting.append((index, column, converters))
-    names = [field.attname for field in fields]
+    ops = db.ops
     found = []
     for row in rows:
         values = list(row)
-        for index, column, converters in converting:
+        for index, column, converters in reading.converting:
             value = values[index]
-            for converter in converters:
-                value = converter(value, column, db)
+            for converter, of_ops in converters:
+                if of_ops:
+                    value = converter(ops, value, column, db)
+                else:
+                    value = converter(value, column, db)
             values[index] = value
-        found.append(model.from_db(db.alias, names, values))
+        found.append(model.from_db(db.alias, reading.names, values))
     return found
 
 
