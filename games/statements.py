@@ -55,7 +55,7 @@ class _Reading(NamedTuple):
     """How one model's rows are read on one kind of backend: its columns, listed, and
     per column that the ORM converts, its converters (``_converters``)."""
 
-    columns: str
+    select: str  # SELECT every column FROM the table
     names: list[str]
     converting: list[tuple[int, Col, tuple[tuple[Callable, bool], ...]]]
 
@@ -77,8 +77,9 @@ def _reading(db: BaseDatabaseWrapper, model: type[models.Model]) -> _Reading:
             converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
             if converters:
                 converting.append((index, column, _converters(db, converters)))
+        columns = ", ".join(_quoted(db, field) for field in fields)
         reading = _READINGS[key] = _Reading(
-            ", ".join(_quoted(db, field) for field in fields),
+            f"SELECT {columns} FROM {_table(db, model)}",
             [field.attname for field in fields],
             converting,
         )
@@ -105,7 +106,7 @@ def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str 
     field's own ``from_db_value``), made as the ORM makes them (``Model.from_db``)."""
     reading = _reading(db, model)
     with db.cursor() as cursor:
-        cursor.execute(f"SELECT {reading.columns} FROM {_table(db, model)} {where}", params)
+        cursor.execute(f"{reading.select} {where}", params)
         rows = cursor.fetchall()
     ops = db.ops
     found = []
@@ -123,21 +124,43 @@ def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str 
     return found
 
 
+# each statement's SQL, made once per backend: ``_sql``
+_SQL: dict[tuple, str] = {}
+
+
+def _sql(db: BaseDatabaseWrapper, key: tuple, make: Callable[[], str]) -> str:
+    """The SQL ``make`` writes for ``db``, kept under ``key`` and the kind of backend:
+    quoting the names of a statement's tables and columns cost more than running it."""
+    key = (type(db), *key)
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = make()
+    return sql
+
+
 def locked_game(code: str) -> Game | None:
     """The game of ``code``, its row locked until the transaction ends where the
     database locks rows (``FOR UPDATE``; SQLite's write transaction locks it all)."""
     if not storable(code):
         return None
     db = connections[DEFAULT_DB_ALIAS]
-    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    games = _read(db, Game, f"WHERE {_column(db, Game, 'code')} = %s{lock}", [code])
+
+    def where() -> str:
+        lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+        return f"WHERE {_column(db, Game, 'code')} = %s{lock}"
+
+    games = _read(db, Game, _sql(db, ("locked_game",), where), [code])
     return games[0] if games else None
 
 
 def seats_of(game: Game) -> list[Seat]:
     """The seats of ``game`` by position, each knowing ``game`` as its game."""
     db = connections[DEFAULT_DB_ALIAS]
-    where = f"WHERE {_column(db, Seat, 'game')} = %s ORDER BY {_column(db, Seat, 'position')}"
+    where = _sql(
+        db,
+        ("seats_of",),
+        lambda: f"WHERE {_column(db, Seat, 'game')} = %s ORDER BY {_column(db, Seat, 'position')}",
+    )
     seats = _read(db, Seat, where, [game.pk])
     for seat in seats:
         seat.game = game
@@ -148,11 +171,14 @@ def update(game: Game, fields: Iterable[str]) -> None:
     """Write these fields of ``game`` to its row, and no others."""
     db = connections[DEFAULT_DB_ALIAS]
     changed = [_field(Game, name) for name in dict.fromkeys(fields)]
-    sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+
+    def sql() -> str:
+        sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+        return f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
+
     values = [field.get_db_prep_save(getattr(game, field.attname), db) for field in changed]
-    sql = f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
     with db.cursor() as cursor:
-        cursor.execute(sql, [*values, game.pk])
+        cursor.execute(_sql(db, ("update", *changed), sql), [*values, game.pk])
 
 
 def insert(rows: Sequence[models.Model]) -> None:
@@ -163,13 +189,16 @@ def insert(rows: Sequence[models.Model]) -> None:
     db = connections[DEFAULT_DB_ALIAS]
     model = type(rows[0])
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(_quoted(db, field) for field in fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+
+    def sql() -> str:
+        columns = ", ".join(_quoted(db, field) for field in fields)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        return f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
+
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), db)
         for instance in rows
         for field in fields
     ]
-    sql = f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
     with db.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(_sql(db, ("insert", model, len(rows)), sql), values)
