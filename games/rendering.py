@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, TypeVar, cast
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from django.template.loader import render_to_string
@@ -60,13 +61,30 @@ _FRAGMENTS_LOCK = threading.Lock()
 Kept = TypeVar("Kept")
 
 
+class RenderCache:
+    """Whether the parts are kept (``YATZY_RENDER_CACHE``): the setting read once, and
+    again when a test changes it. A setting read through ``django.conf.settings`` at each
+    of the fifty parts of a table cost more than the part's lookup."""
+
+    on: bool = True
+
+    def follow(self, *, setting: str, value: object, **_kwargs: object) -> None:
+        if setting == "YATZY_RENDER_CACHE":
+            self.on = bool(value)
+
+
+RENDER_CACHE = RenderCache()
+RENDER_CACHE.on = settings.YATZY_RENDER_CACHE
+setting_changed.connect(RENDER_CACHE.follow)
+
+
 def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> Kept:
     """``cache[key]``, made by ``make`` the first time; made afresh every time when the
     render caches are off (``YATZY_RENDER_CACHE``, for the test that a table from the
     caches reads as one rendered afresh). Moves of different tables render in different
     threads at once: ``Bounded`` locks its writes, and two threads that both make a
     missing value make the same one."""
-    if not settings.YATZY_RENDER_CACHE:
+    if not RENDER_CACHE.on:
         return make()
     value = cache.get(key)
     if value is None:
