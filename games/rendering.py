@@ -192,19 +192,31 @@ def scorecard_html(
     ]
     rows = tuple(
         fragment(
-            "scorecard_row",
-            language,
-            key=key,
-            kind=kind,
-            name=name,
-            rule=rule,
-            cells=tuple(c[r] for c in columns),
+            "scorecard_row", language, kind=kind, head=head, cells=tuple(c[r] for c in columns)
         )
-        for r, (key, name, kind, rule) in enumerate(card.rows)
+        for r, ((_key, _name, kind, _rule), head) in enumerate(
+            zip(card.rows, _row_heads(card.rows, language), strict=True)
+        )
     )
     heads = tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
     head = fragment("scorecard_head", language, heads=heads, current_column=card.current_column)
     return table_macros().scorecard(head=head, rows=rows, columns=len(card.columns))
+
+
+_ROW_HEADS: Bounded[tuple, tuple[Markup, ...]] = Bounded(64)
+
+
+def _row_heads(rows: tuple, language: str) -> tuple[Markup, ...]:
+    """Each row's head cell (its category's name and rule, or its sum's name), kept per
+    scorecard layout and language: a row whose cells changed is rendered around it."""
+    return kept(
+        _ROW_HEADS,
+        (language, rows),
+        lambda: tuple(
+            fragment("scorecard_row_head", language, key=key, name=name, rule=rule)
+            for key, name, _kind, rule in rows
+        ),
+    )
 
 
 def _column_html(
