@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple, TypeVar, cast
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.template import engines
 from django.template.backends.jinja2 import Jinja2
 from django.template.loader import render_to_string
@@ -60,13 +61,30 @@ _FRAGMENTS_LOCK = threading.Lock()
 Kept = TypeVar("Kept")
 
 
+class RenderCache:
+    """Whether the parts are kept (``YATZY_RENDER_CACHE``): the setting read once, and
+    again when a test changes it. A setting read through ``django.conf.settings`` at each
+    of the fifty parts of a table cost more than the part's lookup."""
+
+    on: bool = True
+
+    def follow(self, *, setting: str, value: object, **_kwargs: object) -> None:
+        if setting == "YATZY_RENDER_CACHE":
+            self.on = bool(value)
+
+
+RENDER_CACHE = RenderCache()
+RENDER_CACHE.on = settings.YATZY_RENDER_CACHE
+setting_changed.connect(RENDER_CACHE.follow)
+
+
 def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> Kept:
     """``cache[key]``, made by ``make`` the first time; made afresh every time when the
     render caches are off (``YATZY_RENDER_CACHE``, for the test that a table from the
     caches reads as one rendered afresh). Moves of different tables render in different
     threads at once: ``Bounded`` locks its writes, and two threads that both make a
     missing value make the same one."""
-    if not settings.YATZY_RENDER_CACHE:
+    if not RENDER_CACHE.on:
         return make()
     value = cache.get(key)
     if value is None:
@@ -174,19 +192,31 @@ def scorecard_html(
     ]
     rows = tuple(
         fragment(
-            "scorecard_row",
-            language,
-            key=key,
-            kind=kind,
-            name=name,
-            rule=rule,
-            cells=tuple(c[r] for c in columns),
+            "scorecard_row", language, kind=kind, head=head, cells=tuple(c[r] for c in columns)
         )
-        for r, (key, name, kind, rule) in enumerate(card.rows)
+        for r, ((_key, _name, kind, _rule), head) in enumerate(
+            zip(card.rows, _row_heads(card.rows, language), strict=True)
+        )
     )
     heads = tuple(zip(card.columns, card.titles, short_heads(card.titles), strict=True))
     head = fragment("scorecard_head", language, heads=heads, current_column=card.current_column)
     return table_macros().scorecard(head=head, rows=rows, columns=len(card.columns))
+
+
+_ROW_HEADS: Bounded[tuple, tuple[Markup, ...]] = Bounded(64)
+
+
+def _row_heads(rows: tuple, language: str) -> tuple[Markup, ...]:
+    """Each row's head cell (its category's name and rule, or its sum's name), kept per
+    scorecard layout and language: a row whose cells changed is rendered around it."""
+    return kept(
+        _ROW_HEADS,
+        (language, rows),
+        lambda: tuple(
+            fragment("scorecard_row_head", language, key=key, name=name, rule=rule)
+            for key, name, _kind, rule in rows
+        ),
+    )
 
 
 def _column_html(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from django.utils.safestring import SafeString
@@ -15,6 +15,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from games import rules
 from games.bidi import team, team_text
+from games.bounded import Bounded
 from games.rules.state import YAHTZEE_BONUS_POINTS
 
 
@@ -135,9 +136,10 @@ def scorecard_rows(
     layout = _layout(state)
     current = state.current_index if not state.is_finished else None
     turn = _turn_of(state, options, live, declaring)
+    language = get_language()
     columns = [
-        _column(layout, card, state.totals(i), turn if i == current else None, get_language())
-        for i, card in enumerate(state.scorecards)
+        _column_of(state, layout, i, turn if i == current else None, language)
+        for i in range(len(state.scorecards))
     ]
     return [
         Row(key, gettext(name), kind, tuple(column[r] for column in columns))
@@ -169,7 +171,23 @@ def _row_heads(layout: Layout) -> tuple[RowHead, ...]:
     return tuple(heads)
 
 
-@lru_cache(maxsize=1024)  # a column changes with its own scores, or when it is to move
+# a column changes with its own scores, or when it is to move
+_COLUMN_CELLS: Bounded[tuple, tuple[Cell | str, ...]] = Bounded(1024)
+
+
+def _column_of(
+    state: rules.GameState, layout: Layout, index: int, turn: Turn | None, language: str
+) -> tuple[Cell | str, ...]:
+    """The cells of scorecard ``index`` (``_column``), kept per what they follow from:
+    its totals are worked out only for a column not kept (four a table, every move)."""
+    card = state.scorecards[index]
+    key = (layout, state.options, card, turn, language)
+    cells = _COLUMN_CELLS.get(key)
+    if cells is None:
+        cells = _COLUMN_CELLS[key] = _column(layout, card, state.totals(index), turn, language)
+    return cells
+
+
 def _column(
     layout: Layout, card: rules.Scorecard, totals: rules.Totals, turn: Turn | None, language: str
 ) -> tuple[Cell | str, ...]:
@@ -275,8 +293,8 @@ def scorecard(
         current,
         _row_heads(layout),
         tuple(
-            _column(layout, card, state.totals(i), turn if i == current else None, language)
-            for i, card in enumerate(state.scorecards)
+            _column_of(state, layout, i, turn if i == current else None, language)
+            for i in range(len(state.scorecards))
         ),
         scorecard_key(state),
     )

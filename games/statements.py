@@ -17,11 +17,13 @@ through these, on SQLite and, in ``tests/postgres_redis``, on PostgreSQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from types import MethodType
+from typing import NamedTuple, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.expressions import Col
 
 from games.models import Game, Seat, storable
 
@@ -49,35 +51,91 @@ def _table(db: BaseDatabaseWrapper, model: type[models.Model]) -> str:
     return db.ops.quote_name(model._meta.db_table)
 
 
+class _Reading(NamedTuple):
+    """How one model's rows are read on one kind of backend: its columns, listed, and
+    per column that the ORM converts, its converters (``_converters``)."""
+
+    select: str  # SELECT every column FROM the table
+    names: list[str]
+    converting: list[tuple[int, Col, tuple[tuple[Callable, bool], ...]]]
+
+
+# per model and backend: the converters the ORM gives a column depend on both alone,
+# and working them out at every read cost more than the read's own SQL work
+_READINGS: dict[tuple[type[models.Model], type[BaseDatabaseWrapper]], _Reading] = {}
+
+
+def _reading(db: BaseDatabaseWrapper, model: type[models.Model]) -> _Reading:
+    key = (model, type(db))
+    reading = _READINGS.get(key)
+    if reading is None:
+        fields = model._meta.concrete_fields
+        table = model._meta.db_table
+        converting = []
+        for index, field in enumerate(fields):
+            column = field.get_col(table)
+            converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
+            if converters:
+                converting.append((index, column, _converters(db, converters)))
+        columns = ", ".join(_quoted(db, field) for field in fields)
+        reading = _READINGS[key] = _Reading(
+            f"SELECT {columns} FROM {_table(db, model)}",
+            [field.attname for field in fields],
+            converting,
+        )
+    return reading
+
+
+def _converters(
+    db: BaseDatabaseWrapper, converters: list[Callable]
+) -> tuple[tuple[Callable, bool], ...]:
+    """Each converter as a function, and whether it is a method of the backend's
+    operations, to be called with the operations of the connection at hand (a
+    connection lasts a request; the functions last the process)."""
+    return tuple(
+        (converter.__func__, True)
+        if isinstance(converter, MethodType) and converter.__self__ is db.ops
+        else (converter, False)
+        for converter in converters
+    )
+
+
 def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str | int]) -> list[M]:
     """The rows of ``model``'s table that ``where`` selects, as instances: every column,
     each value through the conversions the ORM gives it (the backend's, then the
     field's own ``from_db_value``), made as the ORM makes them (``Model.from_db``)."""
-    fields = model._meta.concrete_fields
-    columns = ", ".join(_quoted(db, field) for field in fields)
+    reading = _reading(db, model)
     with db.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {_table(db, model)} {where}", params)
+        cursor.execute(f"{reading.select} {where}", params)
         rows = cursor.fetchall()
-    if not rows:
-        return []
-    table = model._meta.db_table
-    converting = []
-    for index, field in enumerate(fields):
-        column = field.get_col(table)
-        converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
-        if converters:
-            converting.append((index, column, converters))
-    names = [field.attname for field in fields]
+    ops = db.ops
     found = []
     for row in rows:
         values = list(row)
-        for index, column, converters in converting:
+        for index, column, converters in reading.converting:
             value = values[index]
-            for converter in converters:
-                value = converter(value, column, db)
+            for converter, of_ops in converters:
+                if of_ops:
+                    value = converter(ops, value, column, db)
+                else:
+                    value = converter(value, column, db)
             values[index] = value
-        found.append(model.from_db(db.alias, names, values))
+        found.append(model.from_db(db.alias, reading.names, values))
     return found
+
+
+# each statement's SQL, made once per backend: ``_sql``
+_SQL: dict[tuple, str] = {}
+
+
+def _sql(db: BaseDatabaseWrapper, key: tuple, make: Callable[[], str]) -> str:
+    """The SQL ``make`` writes for ``db``, kept under ``key`` and the kind of backend:
+    quoting the names of a statement's tables and columns cost more than running it."""
+    key = (type(db), *key)
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = make()
+    return sql
 
 
 def locked_game(code: str) -> Game | None:
@@ -86,15 +144,23 @@ def locked_game(code: str) -> Game | None:
     if not storable(code):
         return None
     db = connections[DEFAULT_DB_ALIAS]
-    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
-    games = _read(db, Game, f"WHERE {_column(db, Game, 'code')} = %s{lock}", [code])
+
+    def where() -> str:
+        lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+        return f"WHERE {_column(db, Game, 'code')} = %s{lock}"
+
+    games = _read(db, Game, _sql(db, ("locked_game",), where), [code])
     return games[0] if games else None
 
 
 def seats_of(game: Game) -> list[Seat]:
     """The seats of ``game`` by position, each knowing ``game`` as its game."""
     db = connections[DEFAULT_DB_ALIAS]
-    where = f"WHERE {_column(db, Seat, 'game')} = %s ORDER BY {_column(db, Seat, 'position')}"
+    where = _sql(
+        db,
+        ("seats_of",),
+        lambda: f"WHERE {_column(db, Seat, 'game')} = %s ORDER BY {_column(db, Seat, 'position')}",
+    )
     seats = _read(db, Seat, where, [game.pk])
     for seat in seats:
         seat.game = game
@@ -105,11 +171,14 @@ def update(game: Game, fields: Iterable[str]) -> None:
     """Write these fields of ``game`` to its row, and no others."""
     db = connections[DEFAULT_DB_ALIAS]
     changed = [_field(Game, name) for name in dict.fromkeys(fields)]
-    sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+
+    def sql() -> str:
+        sets = ", ".join(f"{_quoted(db, field)} = %s" for field in changed)
+        return f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
+
     values = [field.get_db_prep_save(getattr(game, field.attname), db) for field in changed]
-    sql = f"UPDATE {_table(db, Game)} SET {sets} WHERE {_column(db, Game, 'id')} = %s"
     with db.cursor() as cursor:
-        cursor.execute(sql, [*values, game.pk])
+        cursor.execute(_sql(db, ("update", *changed), sql), [*values, game.pk])
 
 
 def insert(rows: Sequence[models.Model]) -> None:
@@ -120,13 +189,16 @@ def insert(rows: Sequence[models.Model]) -> None:
     db = connections[DEFAULT_DB_ALIAS]
     model = type(rows[0])
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
-    columns = ", ".join(_quoted(db, field) for field in fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+
+    def sql() -> str:
+        columns = ", ".join(_quoted(db, field) for field in fields)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        return f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
+
     values = [
         field.get_db_prep_save(field.pre_save(instance, True), db)
         for instance in rows
         for field in fields
     ]
-    sql = f"INSERT INTO {_table(db, model)} ({columns}) VALUES {', '.join([row] * len(rows))}"
     with db.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(_sql(db, ("insert", model, len(rows)), sql), values)

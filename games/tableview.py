@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import formats
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import daily, rules, seating
@@ -465,16 +465,18 @@ def options_words(options: rules.TableOptions, teams: bool) -> str:
     """The table options beyond the rule set's own, in words ("Upper section only,
     Forced order"); empty for none."""
     chosen = [
-        (options.upper_only, gettext("Upper section only")),
-        (options.forced_order, gettext("Forced order")),
-        (options.declared_target, gettext("Declared target")),
-        (options.auto_first_roll, gettext("Automatic first roll")),
-        (options.upper_bonus == 25, gettext("Upper bonus of 25")),
+        (options.upper_only, gettext_noop("Upper section only")),
+        (options.forced_order, gettext_noop("Forced order")),
+        (options.declared_target, gettext_noop("Declared target")),
+        (options.auto_first_roll, gettext_noop("Automatic first roll")),
+        (options.upper_bonus == 25, gettext_noop("Upper bonus of 25")),
         # an upper-section-only game has no Yahtzee box, so no Yahtzee bonus to go without
-        (not options.yahtzee_bonus and not options.upper_only, gettext("No Yahtzee bonus")),
-        (teams, gettext("Teams")),
+        (not options.yahtzee_bonus and not options.upper_only, gettext_noop("No Yahtzee bonus")),
+        (teams, gettext_noop("Teams")),
     ]
-    return ", ".join(text for on, text in chosen if on)
+    # translated only where said: every table of every move asks (each gettext finds
+    # the active language in asgiref's context-local storage)
+    return ", ".join(gettext(text) for on, text in chosen if on)
 
 
 def host_name(game: Game) -> str:

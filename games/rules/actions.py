@@ -172,16 +172,24 @@ def scoring_options(state: GameState) -> dict[str, int]:
     allowed = _allowed_by_table(state)
     if is_joker(state) and not (state.options.forced_order or state.options.declared_target):
         allowed = _joker_choices(state, allowed)
-    return {key: points_for(state, key) for key in allowed}
+    # the dice counted and the joker looked at once, not once a category
+    counts = face_counts(state.dice)
+    jokers = is_joker(state) and _matching_upper_used(state)
+    return {key: _points(state, key, counts, jokers) for key in allowed}
 
 
 def points_for(state: GameState, key: str) -> int:
     """What the current dice give in ``key`` for the player to move (joker included)."""
-    rules = state.ruleset
-    counts = face_counts(state.dice)
-    if key in JOKER_POINTS and is_joker(state) and _matching_upper_used(state):
+    jokers = key in JOKER_POINTS and is_joker(state) and _matching_upper_used(state)
+    return _points(state, key, face_counts(state.dice), jokers)
+
+
+def _points(state: GameState, key: str, counts: tuple[int, ...], jokers: bool) -> int:
+    """``points_for``, the dice counted (``face_counts``) and whether the joker's fixed
+    points apply (five alike, the matching upper box used) already known."""
+    if jokers and key in JOKER_POINTS:
         return JOKER_POINTS[key]
-    return rules.category(key).scorer(counts)
+    return state.ruleset.category(key).scorer(counts)
 
 
 def is_joker(state: GameState) -> bool:
