@@ -131,6 +131,12 @@ class Game(models.Model):
         return self.seed_secret_until is None or clock.now() >= self.seed_secret_until
 
     @property
+    def among_strangers(self) -> bool:
+        """Whether strangers may sit at it: made by quick play, or open to anyone (its
+        pages may mute each other's reactions; anyone may watch it)."""
+        return self.quick_play or self.open_to_anyone
+
+    @property
     def table_options(self) -> TableOptions:
         return TableOptions.from_dict(self.options)
 

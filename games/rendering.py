@@ -367,7 +367,7 @@ def page_context(game: Game, viewer: Viewer, me: Me, csrf_input: str = "", **ext
             for seat in game.seats.all()
             if seat.kind != Seat.Kind.BOT and seat.name and seat.player_token not in viewer.tokens
         ]
-        if game.quick_play or game.open_to_anyone
+        if game.among_strangers
         else [],
         "rule_tips": rule_tips(game.started_state()),
     }

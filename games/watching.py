@@ -25,7 +25,12 @@ MOST = 50  # games a list shows, the latest started first
 
 
 def open_to_anyone() -> Q:
+    """The games anyone may watch, as a query; ``is_listed``: as a test of one game."""
     return Q(quick_play=True) | Q(open_to_anyone=True) | Q(watchable=True)
+
+
+def is_listed(game: Game) -> bool:
+    return game.among_strangers or game.watchable
 
 
 def listed() -> QuerySet[Game]:
@@ -65,10 +70,6 @@ WATCH = LiveList(
     games=lambda: list(listed()),
     rows=rows,
 )
-
-
-def is_listed(game: Game) -> bool:
-    return game.quick_play or game.open_to_anyone or game.watchable
 
 
 @receiver(broadcast.table_changed)

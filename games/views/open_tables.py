@@ -13,7 +13,7 @@ from games.views import daily
 from games.views.access import remember, require_GET, require_POST, viewer_of
 
 
-def page_context(request: HttpRequest, name: str, message: str = "") -> dict:
+def page_context(name: str, message: str = "") -> dict:
     return {
         "rows": open_tables.rows(list(open_tables.listed())),
         "name": name,
@@ -24,7 +24,7 @@ def page_context(request: HttpRequest, name: str, message: str = "") -> dict:
 
 @require_GET
 def tables(request: HttpRequest) -> HttpResponse:
-    context = page_context(request, daily.remembered_name(request))
+    context = page_context(daily.remembered_name(request))
     return render(request, "games/open_tables.html", context)
 
 
@@ -37,7 +37,7 @@ def take_open_seat(request: HttpRequest) -> HttpResponse:
     try:
         seat = services.join(code, viewer_of(request), name, stranger=True)
     except ActionError as error:
-        context = page_context(request, name, error.message)
+        context = page_context(name, error.message)
         return render(request, "games/open_tables.html", context, status=error.status)
     daily.remember_name(request, name)
     remember(request, [seat.token])

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from bench.clients import Browser
+from bench.watchers import new_game
 from tests.servers import Server, two_processes
 from tests.waits import WAIT_S
 
@@ -37,14 +38,7 @@ async def test_a_room_opened_and_filled_on_one_process_comes_and_goes_on_the_oth
 ) -> None:
     host = Browser(servers[0].url, servers[0].ws_url)
     stranger = Browser(servers[0].url, servers[0].ws_url)
-    await host.get("/")
-    new = {"name": "Ann", "ruleset": "yatzy", "invites": "1", "teams": "0", "upper_bonus": "50"}
-    created = await host.http.post(
-        "/games/new/",
-        {**new, "csrfmiddlewaretoken": host.http.cookies["csrftoken"]},
-        {"Origin": host.base_url, "Referer": host.base_url + "/"},
-    )
-    code = created.headers["location"].split("/")[2]
+    code = await new_game(host, invites="1")
     lobby = await host.get(f"/g/{code}/lobby/")
     version = re.search(r'name="version" value="(\d+)"', lobby.text).group(1)
     async with websockets.connect(
