@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -27,3 +28,11 @@ class Bounded(OrderedDict[K, V], Generic[K, V]):
             self.move_to_end(key)
             while len(self) > self.size:
                 self.popitem(last=False)
+
+    def made(self, key: K, make: Callable[[], V]) -> V:
+        """``self[key]``, made by ``make`` and kept the first time it is asked for (two
+        threads that both miss it make it both: the same value, one of them kept)."""
+        value = self.get(key)
+        if value is None:
+            value = self[key] = make()
+        return value

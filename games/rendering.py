@@ -86,10 +86,7 @@ def kept(cache: Bounded[tuple, Kept], key: tuple, make: Callable[[], Kept]) -> K
     missing value make the same one."""
     if not RENDER_CACHE.on:
         return make()
-    value = cache.get(key)
-    if value is None:
-        value = cache[key] = make()
-    return value
+    return cache.made(key, make)
 
 
 def fragment(partial: str, language: str, /, **context: object) -> Markup:

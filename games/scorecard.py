@@ -182,10 +182,9 @@ def _column_of(
     its totals are worked out only for a column not kept (four a table, every move)."""
     card = state.scorecards[index]
     key = (layout, state.options, card, turn, language)
-    cells = _COLUMN_CELLS.get(key)
-    if cells is None:
-        cells = _COLUMN_CELLS[key] = _column(layout, card, state.totals(index), turn, language)
-    return cells
+    return _COLUMN_CELLS.made(
+        key, lambda: _column(layout, card, state.totals(index), turn, language)
+    )
 
 
 def _column(
