@@ -219,11 +219,7 @@ def leave(code: str, viewer: Viewer) -> Game:
 def start(code: str, viewer: Viewer, version: int) -> Game:
     """The host starts the game with the seats that are filled; open invitations go."""
     with transaction.atomic():
-        game = core.locked(code)
-        core.check_version(game, version)
-        _check_host(game, viewer)
-        if game.status != Game.Status.LOBBY:
-            raise ActionError(_("The game has already started."), code="started", status=409)
+        game = _hosts_lobby(code, viewer, version, _("The game has already started."))
         start_table(game)
     return game
 
