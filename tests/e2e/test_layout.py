@@ -440,6 +440,8 @@ def test_a_friends_column_comes_into_sight_on_his_phone_at_his_turn(new_page, si
     bob.goto(alice.get_by_label("Invite link").input_value())
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join").click()
+    # Start before Bob's seat reached her lobby would be a stale page's Start, refused
+    expect(alice.get_by_text("Bob", exact=True)).to_be_visible()
     alice.get_by_role("button", name="Start game").click()
     expect(bob.get_by_role("status")).to_contain_text("Alice's turn.")
     last = bob.locator("thead th").last  # the last column: Bob, short and whole
