@@ -25,6 +25,7 @@ from games.models import Game
 from games.strategy import tables
 from games.strategy.build import variants_named
 from games.strategy.solver import Solver, Variant
+from yatzy_site.env import SQLITE_ENGINE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,7 +93,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     checkout = hashlib.blake2b(str(ROOT).encode(), digest_size=4).hexdigest()
     for database in settings.DATABASES.values():
-        if database["ENGINE"] == "django.db.backends.sqlite3":
+        if database["ENGINE"] == SQLITE_ENGINE:
             continue
         test = database.setdefault("TEST", {})
         test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_{checkout}"

@@ -120,9 +120,13 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
     return entry
 
 
+SQLITE_ENGINE = "yatzy_site.pooled_sqlite"
+
+
 def sqlite_database(path: object) -> dict[str, object]:
     return {
-        "ENGINE": "django.db.backends.sqlite3",
+        # Django's backend, its connections kept for the next request (the module says why)
+        "ENGINE": SQLITE_ENGINE,
         "NAME": path,
         # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock
         # when a transaction starts, so two moves queue instead of failing halfway

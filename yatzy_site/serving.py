@@ -21,6 +21,8 @@ import psycopg
 from django.conf import settings
 from django.db import connections
 
+from yatzy_site.env import SQLITE_ENGINE
+
 LISTEN_BACKLOG = 4096  # a storm of reconnecting browsers overflows twisted's default 50
 NOT_WRITTEN = "an address it has not written yet"
 
@@ -34,7 +36,7 @@ def endpoint(host: str, port: int) -> str:
 def lock_path() -> Path | None:
     """The lock file of the default database, or None where it is not an SQLite file."""
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.sqlite3":
+    if database["ENGINE"] != SQLITE_ENGINE:
         return None
     return Path(f"{database['NAME']}.serving")
 
