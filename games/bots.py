@@ -32,6 +32,7 @@ from django.dispatch import receiver
 
 from games import broadcast, clock, services
 from games.broadcast import table_changed
+from games.errors import GameNotFound
 from games.models import Game
 from games.seating import bot_to_move
 
@@ -71,6 +72,10 @@ class Runner:
     def _step(code: str, version: int, action: Action) -> None:
         try:
             action(code, version)
+        except GameNotFound:  # deleted since it was asked for (tidied away): nothing to do
+            log.info(
+                "%s in game %s at version %s: the game is gone", action.__name__, code, version
+            )
         except Exception:  # a failed step must not go unseen
             log.exception("%s in game %s at version %s failed", action.__name__, code, version)
 

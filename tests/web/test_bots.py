@@ -5,6 +5,7 @@ to them, and move by themselves in a server at a watchable pace."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import time
@@ -559,6 +560,38 @@ async def test_bots_move_by_themselves_a_step_at_a_time_in_a_server(
     )
     gaps = [(b - a).total_seconds() for a, b in pairwise(stamps)]
     assert min(gaps) >= 0.04  # a step at a time, never in a burst
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_step_for_a_game_deleted_since_is_let_go_without_an_error(
+    settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A computer player's step or a turn's end, due at a game deleted meanwhile (the
+    tidying of abandoned games): nothing to do, and nothing for the operator to look
+    into (it was logged as a failure, with a traceback)."""
+    settings.YATZY_BOT_RUNNER = "thread"
+    caplog.set_level(logging.INFO, logger="games.bots")
+    host = [(b"host", b"testserver")]
+    served = await Http(application, "GET", "/healthz", headers=host).get_response()
+    assert served["status"] == 200  # the server's loop is serving
+    game = await sync_to_async(bot_table)("yatzy", ["good", "beginner"], rules.TableOptions())
+    for action in (services.bot_move, services.expire_turn):
+        bots.runner.add(game.code, game.version, 0.3, action)
+    await sync_to_async(Game.objects.filter(pk=game.pk).delete)()
+
+    deadline = time.monotonic() + 30
+    while len([r for r in caplog.records if r.name == "games.bots"]) < 2:
+        assert time.monotonic() < deadline, "the steps were not taken"
+        await asyncio.sleep(0.05)
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "games.bots"]
+    assert sorted(said) == [
+        (logging.INFO, f"bot_move in game {game.code} at version {game.version}: the game is gone"),
+        (
+            logging.INFO,
+            f"expire_turn in game {game.code} at version {game.version}: the game is gone",
+        ),
+    ]
 
 
 def test_a_computer_player_is_named_in_each_readers_language(
