@@ -68,6 +68,8 @@ def create_game(
         raise from_rules(error) from None
     if not 1 <= len(seats) <= MAX_SEATS:
         raise ActionError(_("A table has 1 to 16 seats."), code="bad_seats")
+    if open_to_anyone and not any(spec.kind == Seat.Kind.REMOTE for spec in seats):
+        raise ActionError(_("This table has no seat to invite anyone to."), code="no_invitation")
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=ruleset,

@@ -11,7 +11,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games import rules, services
+from games.errors import ActionError
 from games.models import Game, GameEvent, Seat
+from games.services import SeatSpec
+from games.viewer import Viewer
 from tests.conftest import NEW_GAME, create_game, fresh, unisolated, version
 
 pytestmark = pytest.mark.django_db
@@ -221,6 +225,22 @@ def test_a_room_without_an_invitation_cannot_be_opened(alice: Client) -> None:
 
     assert answer.status_code == 400
     assert "A room open to anyone needs a seat to invite to" in answer.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_room_without_an_invitation_is_not_made_open_by_any_caller(alice: Client) -> None:
+    """The form says so (above); the service that makes the room refuses it too, for a
+    caller without the form (a command, a later page)."""
+    seats = [SeatSpec(Seat.Kind.LOCAL, "Alice"), SeatSpec(Seat.Kind.BOT, "Bot", bot_level="good")]
+
+    with pytest.raises(ActionError, match="This table has no seat to invite anyone to"):
+        services.create_game(
+            Viewer("a-browser"),
+            ruleset="yatzy",
+            options=rules.TableOptions(),
+            seats=seats,
+            open_to_anyone=True,
+        )
     assert not Game.objects.exists()
 
 
