@@ -42,6 +42,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=4, help="clients creating games")
     parser.add_argument("--rate", type=float, default=10, help="the table's moves a second")
     parser.add_argument("--limits", choices=("on", "off"), default="on")
+    parser.add_argument("--upper-only", action="store_true", help="short games (6 rounds)")
     return parser.parse_args(argv)
 
 
@@ -156,7 +157,8 @@ async def run(args: argparse.Namespace, var_dir: str) -> dict:
         server.start()
     try:
         tables = [
-            await scenarios.seat_table("project", servers, n, 2, "yatzy", False) for n in range(4)
+            await scenarios.seat_table("project", servers, n, 2, "yatzy", args.upper_only)
+            for n in range(4)
         ]
         print("[warm-up] a table played, not measured", file=sys.stderr)
         await play_phase(tables.pop(), args.rate * 2)
