@@ -113,6 +113,9 @@ def test_a_player_mutes_a_strangers_reactions(new_page, site: Server) -> None:
         "aria-pressed", "true"
     )
     ann.get_by_role("button", name="Mute Ben's reactions").click()  # unmuted
+    expect(ann.get_by_role("button", name="Mute Ben's reactions")).to_have_attribute(
+        "aria-pressed", "false"
+    )
     ben.get_by_role("button", name="Nice throw!").click()
     expect(reactions).to_contain_text("Ben: Nice throw!")
 
