@@ -1,5 +1,6 @@
 """Open tables in three browsers: a host opens a room to anyone, a page already on
-/tables/ sees it come, a stranger joins it there in one click (on a phone), and the
+/tables/ sees it come (and go and come again as the host closes and opens it from her
+lobby), a stranger joins it there in one click (on a phone), and the
 room leaves every list as it fills; the host starts, and both are at the table."""
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ def test_a_stranger_joins_an_open_room_from_the_list_which_follows_it_live(
     screenshot(cy, "open-tables-desktop")
     found = blocking_violations(cy)  # axe-core's audit of the page with a room listed
     assert not found, "\n".join(found)
+
+    # the host closes the room to strangers from her lobby, and opens it again: Cy's
+    # list follows each, and so does her lobby's button
+    ann.get_by_role("button", name="Close to strangers").click()
+    expect(ann.get_by_text("Only friends with the invite link can take a seat.")).to_be_visible()
+    expect(listed).to_contain_text("No open table just now")
+    ann.get_by_role("button", name="Open to anyone").click()
+    expect(ann.get_by_text("Listed on the Open tables page")).to_be_visible()
+    expect(listed).to_contain_text("Host: Ann")
 
     ben: Page = new_page(375, 667)
     ben.goto(site.url + "/tables/")
