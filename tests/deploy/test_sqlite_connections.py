@@ -6,6 +6,7 @@ process's requests each have a connection of their own in a thread of their own.
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -179,3 +180,31 @@ def test_requests_at_once_each_have_a_connection_of_their_own(database):
 
     assert errors == []
     assert request(database, lambda c: query(c, "SELECT count(*) FROM move")) == [(720,)]
+
+
+def in_a_forked_process(path: Path, result: multiprocessing.Queue) -> None:
+    """The child's side: one request of its own, which moves and says how many changes
+    its connection had made before (0: a connection of its own, not its parent's)."""
+
+    def moves(connection) -> int:
+        connection.ensure_connection()
+        before = connection.connection.total_changes
+        query(connection, "INSERT INTO move (n) VALUES (2)")
+        return before
+
+    result.put(request(path, moves))
+
+
+def test_a_forked_process_has_connections_of_its_own(database):
+    """The solver's workers fork the server's process; SQLite forbids using a
+    connection across a fork, and the parent's idle ones are in its pool."""
+    request(database, lambda c: query(c, "INSERT INTO move (n) VALUES (1)"))
+    fork = multiprocessing.get_context("fork")
+    result = fork.Queue()
+    child = fork.Process(target=in_a_forked_process, args=(database, result))
+    child.start()
+    child.join(30)
+
+    assert child.exitcode == 0 and result.get(timeout=5) == 0
+    # the parent's connections serve it as before, and see the child's move
+    assert request(database, lambda c: query(c, "SELECT n FROM move ORDER BY n")) == [(1,), (2,)]

@@ -18,7 +18,8 @@ autocommit again as for any new connection. A pool keeps at most ``IDLE_MAX``
 connections; more, and the one closed is closed for real. A pool belongs to one
 database file: a file made anew under the same name (a test database created again)
 gets a new pool, and the old one's connections are closed. An in-memory database is
-never closed by Django, and is not pooled."""
+never closed by Django, and is not pooled. A forked process starts without its
+parent's pools (``forget_in_child``)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,8 @@ class Pool:
 
     def give_back(self, connection: PooledConnection) -> bool:
         """Keep ``connection`` for the next request; False when it is to be closed."""
+        if self.closed:  # (read unlocked: a pool closes once, and is never reopened)
+            return False
         try:
             if connection.in_transaction:  # a request that ended inside one
                 connection.rollback()
@@ -87,6 +90,22 @@ class Pool:
 
 POOLS: OrderedDict[str, Pool] = OrderedDict()  # by file name, the latest used last
 POOLS_LOCK = threading.Lock()
+INHERITED: list[PooledConnection] = []  # a forked process's parent's: never used nor closed
+
+
+def forget_in_child() -> None:
+    """A forked process (the solver's workers fork) starts with no pools: SQLite's
+    documentation forbids using a connection across a fork, and its parent's are
+    kept from the collector, unclosed, so that their closing disturbs nothing of the
+    parent's. New locks too: a fork may have come while another thread held one."""
+    global POOLS, POOLS_LOCK
+    for pool in POOLS.values():
+        INHERITED.extend(pool.idle)
+        pool.idle, pool.closed, pool.lock = [], True, threading.Lock()
+    POOLS, POOLS_LOCK = OrderedDict(), threading.Lock()
+
+
+os.register_at_fork(after_in_child=forget_in_child)
 
 
 def pool_of(name: str) -> Pool | None:
