@@ -7,6 +7,9 @@ process's requests each have a connection of their own in a thread of their own.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +20,8 @@ from django.db import IntegrityError
 from django.db.utils import ConnectionHandler
 
 from yatzy_site.env import sqlite_database
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -195,16 +200,37 @@ def in_a_forked_process(path: Path, result: multiprocessing.Queue) -> None:
     result.put(request(path, moves))
 
 
+def forking_server(path: str) -> None:
+    """A server's process as the solver forks it: requests served (their connections
+    pooled), then a fork, whose child serves a request. In a process of its own: this
+    test's worker runs other tests' threads, and a fork beside threads may deadlock."""
+    request(Path(path), lambda c: query(c, "INSERT INTO move (n) VALUES (1)"))
+    fork = multiprocessing.get_context("fork")
+    result = fork.Queue()
+    child = fork.Process(target=in_a_forked_process, args=(Path(path), result))
+    child.start()
+    child.join(30)
+    print(child.exitcode, result.get(timeout=5))
+
+
 def test_a_forked_process_has_connections_of_its_own(database):
     """The solver's workers fork the server's process; SQLite forbids using a
     connection across a fork, and the parent's idle ones are in its pool."""
-    request(database, lambda c: query(c, "INSERT INTO move (n) VALUES (1)"))
-    fork = multiprocessing.get_context("fork")
-    result = fork.Queue()
-    child = fork.Process(target=in_a_forked_process, args=(database, result))
-    child.start()
-    child.join(30)
+    script = (
+        "import sys, django; django.setup(); "
+        "from tests.deploy.test_sqlite_connections import forking_server; "
+        "forking_server(sys.argv[1])"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "yatzy_site.settings"}
+    ran = subprocess.run(
+        [sys.executable, "-c", script, str(database)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
 
-    assert child.exitcode == 0 and result.get(timeout=5) == 0
-    # the parent's connections serve it as before, and see the child's move
+    assert ran.stdout == "0 0\n", ran.stderr  # the child ended well, on a new connection
+    # the parent's moves and the child's are both in the database
     assert request(database, lambda c: query(c, "SELECT n FROM move ORDER BY n")) == [(1,), (2,)]
