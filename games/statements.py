@@ -25,6 +25,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.expressions import Col
 
+from games.bounded import Bounded
 from games.models import Game, Seat, storable
 
 M = TypeVar("M", bound=models.Model)
@@ -62,28 +63,28 @@ class _Reading(NamedTuple):
 
 # per model and backend: the converters the ORM gives a column depend on both alone,
 # and working them out at every read cost more than the read's own SQL work
-_READINGS: dict[tuple[type[models.Model], type[BaseDatabaseWrapper]], _Reading] = {}
+_READINGS: Bounded[tuple, _Reading] = Bounded(64)
 
 
 def _reading(db: BaseDatabaseWrapper, model: type[models.Model]) -> _Reading:
-    key = (model, type(db))
-    reading = _READINGS.get(key)
-    if reading is None:
-        fields = model._meta.concrete_fields
-        table = model._meta.db_table
-        converting = []
-        for index, field in enumerate(fields):
-            column = field.get_col(table)
-            converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
-            if converters:
-                converting.append((index, column, _converters(db, converters)))
-        columns = ", ".join(_quoted(db, field) for field in fields)
-        reading = _READINGS[key] = _Reading(
-            f"SELECT {columns} FROM {_table(db, model)}",
-            [field.attname for field in fields],
-            converting,
-        )
-    return reading
+    return _READINGS.made((model, type(db)), lambda: _new_reading(db, model))
+
+
+def _new_reading(db: BaseDatabaseWrapper, model: type[models.Model]) -> _Reading:
+    fields = model._meta.concrete_fields
+    table = model._meta.db_table
+    converting = []
+    for index, field in enumerate(fields):
+        column = field.get_col(table)
+        converters = db.ops.get_db_converters(column) + column.get_db_converters(db)
+        if converters:
+            converting.append((index, column, _converters(db, converters)))
+    columns = ", ".join(_quoted(db, field) for field in fields)
+    return _Reading(
+        f"SELECT {columns} FROM {_table(db, model)}",
+        [field.attname for field in fields],
+        converting,
+    )
 
 
 def _converters(
@@ -125,17 +126,13 @@ def _read(db: BaseDatabaseWrapper, model: type[M], where: str, params: list[str 
 
 
 # each statement's SQL, made once per backend: ``_sql``
-_SQL: dict[tuple, str] = {}
+_SQL: Bounded[tuple, str] = Bounded(256)
 
 
 def _sql(db: BaseDatabaseWrapper, key: tuple, make: Callable[[], str]) -> str:
     """The SQL ``make`` writes for ``db``, kept under ``key`` and the kind of backend:
     quoting the names of a statement's tables and columns cost more than running it."""
-    key = (type(db), *key)
-    sql = _SQL.get(key)
-    if sql is None:
-        sql = _SQL[key] = make()
-    return sql
+    return _SQL.made((type(db), *key), make)
 
 
 def locked_game(code: str) -> Game | None:

@@ -4,7 +4,7 @@ browser has. One transaction each, the game's row locked."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -68,8 +68,8 @@ def create_game(
         raise from_rules(error) from None
     if not 1 <= len(seats) <= MAX_SEATS:
         raise ActionError(_("A table has 1 to 16 seats."), code="bad_seats")
-    if open_to_anyone and not any(spec.kind == Seat.Kind.REMOTE for spec in seats):
-        raise ActionError(_("This table has no seat to invite anyone to."), code="no_invitation")
+    if open_to_anyone:
+        _check_invitation(spec.kind for spec in seats)
     with transaction.atomic():
         game = Game.objects.create(
             ruleset=ruleset,
@@ -232,10 +232,8 @@ def open_room(code: str, viewer: Viewer, version: int, opened: bool) -> Game:
     seats anyone then). Only before the game starts, and only with an invitation."""
     with transaction.atomic():
         game = _hosts_lobby(code, viewer, version, _("The game has started: its seats are taken."))
-        if opened and not any(seat.kind == Seat.Kind.REMOTE for seat in game.all_seats()):
-            raise ActionError(
-                _("This table has no seat to invite anyone to."), code="no_invitation"
-            )
+        if opened:
+            _check_invitation(seat.kind for seat in game.all_seats())
         if game.open_to_anyone != opened:
             game.open_to_anyone = opened
             core.bump(game, GameEvent.Kind.OPEN, None, {"open": opened}, ["open_to_anyone"])
@@ -364,6 +362,12 @@ def claim_seats_of_browser(game: Game, viewer: Viewer) -> list[str]:
     before = Seat.objects.filter(held, game__next_game=game)
     positions = set(before.values_list("position", flat=True))
     return [seat.token for seat in seats if seat.position in positions]
+
+
+def _check_invitation(kinds: Iterable[str]) -> None:
+    """A room open to anyone needs a seat to invite a stranger to."""
+    if Seat.Kind.REMOTE not in kinds:
+        raise ActionError(_("This table has no seat to invite anyone to."), code="no_invitation")
 
 
 def _hosts_lobby(code: str, viewer: Viewer, version: int, started: StrOrPromise) -> Game:

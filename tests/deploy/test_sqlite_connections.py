@@ -70,20 +70,16 @@ def database(tmp_path: Path, django_db_blocker) -> Iterator[Path]:
     """A database file of the test's own (not the test database pytest-django guards)."""
     path = tmp_path / "site.sqlite3"
     with django_db_blocker.unblock():
-        yield from made(path)
-
-
-def made(path: Path) -> Iterator[Path]:
-    request(path, lambda c: query(c, "CREATE TABLE move (n INTEGER PRIMARY KEY)"))
-    request(
-        path,
-        lambda c: query(
-            c,
-            "CREATE TABLE score (n INTEGER PRIMARY KEY, move INTEGER NOT NULL "
-            "REFERENCES move (n) DEFERRABLE INITIALLY DEFERRED)",
-        ),
-    )
-    yield path
+        request(path, lambda c: query(c, "CREATE TABLE move (n INTEGER PRIMARY KEY)"))
+        request(
+            path,
+            lambda c: query(
+                c,
+                "CREATE TABLE score (n INTEGER PRIMARY KEY, move INTEGER NOT NULL "
+                "REFERENCES move (n) DEFERRABLE INITIALLY DEFERRED)",
+            ),
+        )
+        yield path
 
 
 def test_a_request_that_fails_inside_a_transaction_leaves_nothing_to_the_next(database):

@@ -5,8 +5,9 @@ Under Django's ASGI handler every request runs in a thread of its own, and Djang
 closes the request's connection as it ends (``CONN_MAX_AGE`` would keep one per thread,
 and the thread is gone). A new SQLite connection reads and parses the whole schema
 before its first statement, runs the site's pragmas, registers Django's SQL functions,
-and starts with an empty statement cache: 2.1 M instructions a move of the 20.8 a move
-cost at 0cbbc1e (``bench.servercost``, callgrind by function; docs/performance.md). The
+and starts with an empty statement cache: kept instead, a move cost 17.93 M
+instructions, not 20.77 (``bench.servercost``; the schema's parsing 1.6 M of it,
+callgrind by function; docs/performance.md, "The guard"). The
 PostgreSQL settings use Django's own pool for the same reason (``env.database_url``);
 Django has none for SQLite.
 
@@ -140,11 +141,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return params
 
     def get_new_connection(self, conn_params: dict) -> sqlite3.Connection:
-        pool = None if self.is_in_memory_db() else pool_of(str(conn_params["database"]))
-        connection = pool.take() if pool is not None else None
+        name = None if self.is_in_memory_db() else str(conn_params["database"])
+        pool = pool_of(name) if name else None
+        connection = pool.take() if pool else None
         if connection is None:
             connection = super().get_new_connection(conn_params)
-            if pool is None:  # the file did not exist: it does now
-                pool = None if self.is_in_memory_db() else pool_of(str(conn_params["database"]))
-            connection.pool = pool
+            # (a file that did not exist does now: the connection made it)
+            connection.pool = pool or (pool_of(name) if name else None)
         return connection
