@@ -29,6 +29,25 @@ from yatzy_site.env import SQLITE_ENGINE
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+def channels_of_this_worker() -> None:
+    """On Redis, this worker's channel layer and the servers it starts keep their groups
+    apart from other workers' and other checkouts' (the Watch and Open tables lists'
+    groups have one name for a site): Redis's pub/sub is one space for all its
+    databases, and another worker's list pushed to this one's page failed its test.
+    The settings are read before this runs: the layer's, not yet made, is set here too."""
+    from django.conf import settings
+
+    checkout = hashlib.blake2b(str(ROOT).encode(), digest_size=4).hexdigest()
+    prefix = f"asgi-{checkout}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    os.environ["YATZY_CHANNEL_PREFIX"] = prefix  # for the servers the tests start
+    config = settings.CHANNEL_LAYERS["default"].get("CONFIG")
+    if config is not None and "prefix" in config:
+        config["prefix"] = prefix
+
+
+channels_of_this_worker()
+
 # Hypothesis' runs: a few dozen examples a test and the same ones on every run (CI has
 # two busy cores, and a failure must come back when run again); "explore" tries many
 # more, new ones each time: HYPOTHESIS_PROFILE=explore. A test that names its own

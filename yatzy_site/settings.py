@@ -140,7 +140,12 @@ if "REDIS_URL" in os.environ or PRODUCTION:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [redis_url("REDIS_URL", env_str("REDIS_URL"))]},
+            "CONFIG": {
+                "hosts": [redis_url("REDIS_URL", env_str("REDIS_URL"))],
+                # Redis's pub/sub is one space for all its databases: sites (or test
+                # workers) sharing a Redis keep their groups apart by this
+                "prefix": env_str("YATZY_CHANNEL_PREFIX", "asgi"),
+            },
         }
     }
     # The limits' counters (games/limits.py), shared by every process so that a browser
